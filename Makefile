@@ -1,0 +1,55 @@
+# treebook: the verbs. Every target first sets up what is missing (venv, requirements,
+# the editable package, Graphviz's `dot`), so a fresh clone needs nothing but `make`.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.treebook-installed
+HTML_INDEX := $(CURDIR)/_build/html/index.html
+
+.PHONY: help setup dot book test test-browser lab bench clean
+
+help:
+	@echo "make book          build the HTML book (every chapter executed, warnings are errors)"
+	@echo "make test          unit tests + every chapter under pytest --nbval, in one run"
+	@echo "make test-browser  build the book and check every page in headless Chromium"
+	@echo "make lab           JupyterLab on the book (chapters open as notebooks)"
+	@echo "make bench         benchmarks against scikit-learn (prints ratios)"
+
+$(STAMP): requirements.txt pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	@touch $(STAMP)
+
+setup: $(STAMP) dot
+
+dot:
+	@command -v dot >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Graphviz 'dot' not found: installing Debian package graphviz"; \
+	    (apt-get install -y -qq graphviz >/dev/null 2>&1 || \
+	     (apt-get update -qq && apt-get install -y -qq graphviz >/dev/null)) ; \
+	  else \
+	    echo "error: Graphviz 'dot' is missing; install the system package 'graphviz'" >&2; exit 1; \
+	  fi; }
+
+book: setup
+	rm -rf _build/html _build/jupyter_execute _build/.doctrees
+	$(BIN)/jupyter-book build . --all -W -n --keep-going
+	@echo "Book built: $(HTML_INDEX)"
+
+test: setup
+	$(BIN)/python -m pytest --nbval --nbval-sanitize-with nbval_sanitize.cfg tests book
+
+lab: setup
+	$(BIN)/jupyter lab --allow-root --notebook-dir=book \
+	  --ServerApp.jupytext_default_format=md:myst 2>/dev/null || \
+	$(BIN)/jupyter lab --allow-root --notebook-dir=book
+
+bench: setup
+	@for f in benchmarks/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+clean:
+	rm -rf _build .pytest_cache .hypothesis

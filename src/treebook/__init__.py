@@ -1,0 +1,21 @@
+"""treebook: decision trees (ID3, C4.5, CART, CLS) derived, implemented and tested.
+
+The learners and the measures readers call most are re-exported here.
+"""
+
+from .impurity import (
+    conditional_entropy,
+    entropy,
+    gain_ratio,
+    gini,
+    gini_gain,
+    gini_index,
+    information_gain,
+    misclassification_error,
+    split_information,
+    variance,
+)
+from .tree import Tree
+from .id3 import ID3Classifier
+
+__version__ = "0.1.0"

@@ -1,0 +1,222 @@
+"""The scikit-learn-style API every learner shares.
+
+A learner subclasses :class:`DecisionTreeClassifierBase` (or the regressor base), declares
+its parameters in ``__init__`` (stored verbatim, as scikit-learn does) and in
+``_parameter_constraints`` (validated in one place at ``fit``), and implements
+``_grow(X, y, w) -> Tree`` on encoded input. Everything else lives here: input checks and
+encoding (pandas or numpy; column names become ``feature_names_in_``; labels of any
+hashable type become ``classes_``), ``predict``, ``predict_proba``, ``score``, ``apply``,
+``decision_path``, ``get_params``/``set_params``, and the drawings and rules.
+"""
+
+from __future__ import annotations
+
+import inspect
+import numbers
+
+import numpy as np
+
+from .encoding import FeatureEncoder, check_sample_weight, encode_labels, encode_targets
+from .tree import Tree
+
+__all__ = ["DecisionTreeClassifierBase", "DecisionTreeRegressorBase", "Interval", "Options"]
+
+
+class Interval:
+    """A numeric parameter constraint: type and range, ``None`` optionally allowed."""
+
+    def __init__(self, kind, low=None, high=None, *, closed="both", allow_none=False):
+        self.kind, self.low, self.high, self.closed, self.allow_none = kind, low, high, closed, allow_none
+
+    def check(self, name, value):
+        if value is None and self.allow_none:
+            return
+        ok_type = (isinstance(value, numbers.Integral) if self.kind is int
+                   else isinstance(value, numbers.Real)) and not isinstance(value, bool)
+        if not ok_type:
+            raise TypeError(f"{name} must be {'an int' if self.kind is int else 'a number'}"
+                            f"{' or None' if self.allow_none else ''}; got {value!r}")
+        lo_ok = self.low is None or (value >= self.low if self.closed in ("both", "left") else value > self.low)
+        hi_ok = self.high is None or (value <= self.high if self.closed in ("both", "right") else value < self.high)
+        if not (lo_ok and hi_ok and np.isfinite(value)):
+            lo = "" if self.low is None else ("[" if self.closed in ("both", "left") else "(") + str(self.low)
+            hi = "" if self.high is None else str(self.high) + ("]" if self.closed in ("both", "right") else ")")
+            raise ValueError(f"{name} must be in {lo or '(-inf'}, {hi or 'inf)'}; got {value!r}")
+
+
+class Options:
+    """A parameter that takes one of a fixed set of values."""
+
+    def __init__(self, *values):
+        self.values = values
+
+    def check(self, name, value):
+        if value not in self.values:
+            raise ValueError(f"{name} must be one of {list(self.values)}; got {value!r}")
+
+
+class _TreeEstimatorBase:
+    _parameter_constraints: dict = {}
+    #: treat every column as categorical (ID3) or detect numeric columns
+    _all_categorical = False
+    #: "error" (missing values rejected) or "distribute" (C4.5's fractional cases)
+    _missing = "error"
+    _missing_hint = ""
+
+    # ------------------------------------------------------------------ parameters
+    @classmethod
+    def _param_names(cls):
+        sig = inspect.signature(cls.__init__)
+        return [p.name for p in sig.parameters.values()
+                if p.name != "self" and p.kind != p.VAR_KEYWORD]
+
+    def get_params(self, deep: bool = True) -> dict:
+        return {name: getattr(self, name) for name in self._param_names()}
+
+    def set_params(self, **params):
+        valid = self._param_names()
+        for key, value in params.items():
+            if key not in valid:
+                raise ValueError(f"invalid parameter {key!r} for {type(self).__name__}; "
+                                 f"valid parameters are {valid}")
+            setattr(self, key, value)
+        return self
+
+    def _validate_params(self):
+        for name, constraint in self._parameter_constraints.items():
+            constraint.check(name, getattr(self, name))
+
+    def __repr__(self):
+        sig = inspect.signature(type(self).__init__)
+        changed = [f"{k}={getattr(self, k)!r}" for k, p in sig.parameters.items()
+                   if k != "self" and getattr(self, k) is not p.default
+                   and getattr(self, k) != p.default]
+        return f"{type(self).__name__}({', '.join(changed)})"
+
+    # ------------------------------------------------------------------ input
+    def _check_fitted(self):
+        if not hasattr(self, "tree_"):
+            raise ValueError(f"this {type(self).__name__} is not fitted yet; call fit first")
+
+    def _encode_fit(self, X, sample_weight):
+        enc, Xe = FeatureEncoder.fit(X, all_categorical=self._all_categorical,
+                                     allow_missing=self._missing == "distribute",
+                                     missing_hint=self._missing_hint)
+        self.encoder_ = enc
+        self.feature_names_in_ = np.array(enc.names, dtype=object)
+        self.n_features_in_ = enc.n_features
+        return Xe, check_sample_weight(sample_weight, Xe.shape[0])
+
+    def _encode(self, X):
+        self._check_fitted()
+        return self.encoder_.transform(X, allow_missing=self._missing == "distribute",
+                                       missing_hint=self._missing_hint)
+
+    def _metadata(self, classes=None):
+        return dict(feature_names=tuple(self.encoder_.names),
+                    categories=tuple(self.encoder_.categories), classes=classes)
+
+    def _set_tree(self, tree: Tree):
+        self.tree_ = tree
+        self.n_leaves_ = tree.n_leaves
+        self.depth_ = tree.max_depth
+        return self
+
+    # ------------------------------------------------------------------ shared API
+    @property
+    def _route_missing(self):
+        return "distribute" if self._missing == "distribute" else "stop"
+
+    def apply(self, X) -> np.ndarray:
+        """Node id where each row ends (see :meth:`treebook.tree.Tree.apply`)."""
+        return self.tree_.apply(self._encode(X))
+
+    def decision_path(self, X):
+        return self.tree_.decision_path(self._encode(X))
+
+    def get_depth(self) -> int:
+        self._check_fitted()
+        return self.depth_
+
+    def get_n_leaves(self) -> int:
+        self._check_fitted()
+        return self.n_leaves_
+
+    def to_graphviz(self, **kwargs):
+        """The fitted tree as a ``graphviz.Digraph`` (see :mod:`treebook.render`)."""
+        from .render import to_graphviz
+
+        self._check_fitted()
+        return to_graphviz(self.tree_, **kwargs)
+
+    def export_text(self, **kwargs) -> str:
+        from .render import export_text
+
+        self._check_fitted()
+        return export_text(self.tree_, **kwargs)
+
+    def to_rules(self, **kwargs):
+        from .render import to_rules
+
+        self._check_fitted()
+        return to_rules(self.tree_, **kwargs)
+
+
+class DecisionTreeClassifierBase(_TreeEstimatorBase):
+    _estimator_type = "classifier"
+
+    def _grow(self, X: np.ndarray, y: np.ndarray, w: np.ndarray) -> Tree:  # pragma: no cover
+        raise NotImplementedError
+
+    def fit(self, X, y, sample_weight=None):
+        """Grow the tree on ``X`` (numpy array or DataFrame) and labels ``y``."""
+        self._validate_params()
+        Xe, w = self._encode_fit(X, sample_weight)
+        self.classes_, yc = encode_labels(y, Xe.shape[0])
+        self.n_classes_ = len(self.classes_)
+        return self._set_tree(self._grow(Xe, yc, w))
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Class frequencies ``C_k/|D|`` of the node each row reaches (columns in the order
+        of ``classes_``)."""
+        return self.tree_.distribution(self._encode(X), missing=self._route_missing)
+
+    def predict(self, X) -> np.ndarray:
+        """The majority class of the node each row reaches; ties go to the class that
+        comes first in ``classes_``."""
+        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+
+    def score(self, X, y, sample_weight=None) -> float:
+        """(Weighted) accuracy of :meth:`predict` on ``(X, y)``."""
+        pred = self.predict(X)
+        y = np.asarray(y, dtype=object if pred.dtype == object else None)
+        if y.shape[0] != pred.shape[0]:
+            raise ValueError(f"y has {y.shape[0]} labels but X has {pred.shape[0]} rows")
+        w = check_sample_weight(sample_weight, pred.shape[0])
+        return float(np.average(pred == y, weights=w))
+
+
+class DecisionTreeRegressorBase(_TreeEstimatorBase):
+    _estimator_type = "regressor"
+
+    def _grow(self, X: np.ndarray, y: np.ndarray, w: np.ndarray) -> Tree:  # pragma: no cover
+        raise NotImplementedError
+
+    def fit(self, X, y, sample_weight=None):
+        self._validate_params()
+        Xe, w = self._encode_fit(X, sample_weight)
+        yv = encode_targets(y, Xe.shape[0])
+        return self._set_tree(self._grow(Xe, yv, w))
+
+    def predict(self, X) -> np.ndarray:
+        """The mean response of the leaf each row reaches."""
+        return self.tree_.distribution(self._encode(X), missing=self._route_missing)
+
+    def score(self, X, y, sample_weight=None) -> float:
+        """Coefficient of determination R² of :meth:`predict`."""
+        pred = self.predict(X)
+        y = encode_targets(y, pred.shape[0])
+        w = check_sample_weight(sample_weight, pred.shape[0])
+        ss_res = np.dot(w, (y - pred) ** 2)
+        ss_tot = np.dot(w, (y - np.average(y, weights=w)) ** 2)
+        return float(1.0 - ss_res / ss_tot) if ss_tot > 0 else 0.0

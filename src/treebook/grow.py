@@ -1,0 +1,146 @@
+"""Growing a tree: the textbook top-down, divide-and-conquer algorithm.
+
+::
+
+    grow(D, attributes, depth):
+        make a node holding D's class counts
+        if a stopping rule holds: it stays a leaf
+        choose the best split of D                      (the learner's split finder)
+        if there is none, or its score < min_gain:  it stays a leaf
+        for each branch v:  grow(D_v, attributes', depth + 1)
+
+One grower serves every algorithm: ID3, C4.5, CART and CLS differ only in the *split
+finder* they pass (which candidates, which criterion, which tie rule) and in their
+stopping parameters. Stopping rules here:
+
+* ``max_depth`` reached;
+* fewer than ``min_samples_split`` cases (rows with positive weight);
+* the node is pure (one class, or zero variance for regression);
+* no attribute left (a categorical attribute split multiway is used up on its path);
+* no admissible split, or the best score is below ``min_gain`` (Li Hang's ε).
+
+Missing values (C4.5): when the split finder returns a split on a feature with missing
+values and the learner asks for ``missing="distribute"``, each case with an unknown value
+goes down *every* branch, its weight multiplied by the branch's share of the known weight.
+Every node's counts are therefore weighted (fractional) counts.
+
+The recursion is written with an explicit stack, so deep trees cannot hit Python's
+recursion limit; nodes are numbered in pre-order by :class:`~treebook.tree.TreeBuilder`.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from . import impurity as imp
+from .splits import MISSING, Split, branch_index
+from .tree import NodeKind, Tree, TreeBuilder
+
+__all__ = ["grow_tree", "node_counts"]
+
+SplitFinder = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray], "Split | None"]
+
+
+def node_counts(y: np.ndarray, w: np.ndarray, n_classes: int) -> np.ndarray:
+    """Weighted class counts ``C_k = Σ_{i ∈ D, y_i = k} w_i`` of a node."""
+    return np.bincount(y, weights=w, minlength=n_classes).astype(float)
+
+
+def _regression_stats(y: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, float]:
+    tot = w.sum()
+    mean = float(np.dot(w, y) / tot) if tot > 0 else 0.0
+    var = float(np.dot(w, (y - mean) ** 2) / tot) if tot > 0 else 0.0
+    return np.array([mean]), var
+
+
+def grow_tree(
+    X: np.ndarray,
+    y: np.ndarray,
+    sample_weight: np.ndarray,
+    *,
+    find_split: SplitFinder,
+    n_classes: int,
+    node_impurity: Callable[[np.ndarray], float] = imp.entropy,
+    max_depth: int | None = None,
+    min_samples_split: int = 2,
+    min_gain: float = 0.0,
+    missing: str = "error",
+    available: np.ndarray | None = None,
+    metadata: dict | None = None,
+) -> Tree:
+    """Grow a tree top-down.
+
+    Parameters
+    ----------
+    X : (n, m) float array, categorical features as integer codes, missing as NaN.
+    y : (n,) class codes ``0 … K-1`` (classification) or floats (``n_classes=0``).
+    sample_weight : (n,) non-negative weights.
+    find_split : ``find_split(X, y, w, rows, available) -> Split | None`` — the learner's
+        choice of split for the cases ``rows`` (weights ``w``, aligned with ``rows``)
+        among the features where ``available`` is True.
+    node_impurity : impurity of a node from its class counts (classification).
+    missing : ``"error"`` (a split routing a missing value is a bug) or
+        ``"distribute"`` (C4.5's fractional cases).
+    available : features that may be split on (default: all).
+    """
+    if missing not in ("error", "distribute"):
+        raise ValueError(f"missing must be 'error' or 'distribute'; got {missing!r}")
+    n, m = X.shape
+    regression = n_classes == 0
+    builder = TreeBuilder(is_regression=regression)
+    max_depth = np.inf if max_depth is None else max_depth
+    avail0 = np.ones(m, dtype=bool) if available is None else np.asarray(available, bool).copy()
+
+    def add(parent: int, rows: np.ndarray, w: np.ndarray) -> tuple[int, bool]:
+        if regression:
+            value, node_imp = _regression_stats(y[rows], w)
+            pure = node_imp <= 0.0
+        else:
+            value = node_counts(y[rows], w, n_classes)
+            node_imp = float(node_impurity(value, check=False))
+            pure = np.count_nonzero(value > 0) <= 1
+        node = builder.add_node(parent, value, w.sum(), np.count_nonzero(w > 0), node_imp)
+        return node, pure
+
+    rows0 = np.arange(n)
+    w0 = np.asarray(sample_weight, dtype=float)
+    root, pure0 = add(-1, rows0, w0)
+    stack = [(root, rows0, w0, 0, avail0, pure0)]
+    while stack:
+        node, rows, w, depth, avail, pure = stack.pop()
+        if (pure or depth >= max_depth or np.count_nonzero(w > 0) < min_samples_split
+                or not avail.any()):
+            continue
+        split = find_split(X, y, w, rows, avail)
+        if split is None or not split.score >= min_gain:
+            continue
+        branch = branch_index(split, X[rows, split.feature])
+        is_missing = branch == MISSING
+        if np.any(is_missing) and missing != "distribute":
+            raise ValueError(
+                f"feature {split.feature} has missing values at a node, but this learner "
+                "does not handle missing values"
+            )
+        nb = split.n_branches
+        known_w = np.bincount(branch[~is_missing], weights=w[~is_missing], minlength=nb)[:nb]
+        if np.count_nonzero(known_w > 0) < 2:
+            continue  # the split separates nothing: stay a leaf
+        builder.set_split(node, split.feature, split.kind, split.threshold, split.branch_of_code)
+        child_avail = avail
+        if split.kind == NodeKind.MULTIWAY:
+            child_avail = avail.copy()
+            child_avail[split.feature] = False  # a categorical attribute is used up
+        share = known_w / known_w.sum()
+        children = []
+        for b in range(nb):
+            sel = branch == b
+            c_rows, c_w = rows[sel], w[sel]
+            if np.any(is_missing):
+                c_rows = np.concatenate([c_rows, rows[is_missing]])
+                c_w = np.concatenate([c_w, w[is_missing] * share[b]])
+            child, c_pure = add(node, c_rows, c_w)
+            children.append((child, c_rows, c_w, depth + 1, child_avail, c_pure))
+        stack.extend(reversed(children))
+    return builder.build(**(metadata or {}))

@@ -1,0 +1,83 @@
+"""ID3 (Quinlan 1986): multiway splits on discrete attributes chosen by information gain.
+
+At each node ID3 computes, for every attribute ``A`` not yet used on the path, the
+information gain ``g(D, A) = H(D) - H(D|A)`` (eq. :eq:`eq-info-gain`) of splitting ``D``
+into one branch per value of ``A``, and splits on the attribute with the largest gain.
+
+* Every column is treated as discrete: a numeric column becomes its set of values.
+* Each attribute is used at most once on a path (its branches are pure in it).
+* Ties between attributes go to the first in column order; a leaf predicts its
+  majority class, ties to the class that sorts first in ``classes_``.
+* Stopping: ``max_depth``, ``min_samples_split``, a pure node, no attribute left, or
+  best gain below ``min_gain`` (Li Hang's ε).
+* Missing values are not part of ID3: they raise an error that points to C4.5.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import impurity as imp
+from .base import DecisionTreeClassifierBase, Interval
+from .grow import grow_tree
+from .splits import best_index, categorical_table, multiway_split
+
+__all__ = ["ID3Classifier", "id3_split_finder"]
+
+
+def id3_split_finder(n_categories, n_classes):
+    """The ID3 choice: the available attribute with the largest information gain."""
+
+    def find(X, y, w, rows, available):
+        feats = np.flatnonzero(available)
+        tables = [categorical_table(X[rows, f], y[rows], w, n_categories[f], n_classes)[0]
+                  for f in feats]
+        # only attributes that actually partition this node's cases can be chosen
+        useful = [np.count_nonzero(t.sum(axis=1) > 0) >= 2 for t in tables]
+        if not any(useful):
+            return None
+        gains = np.array([imp.information_gain(t, check=False) if u else -np.inf
+                          for t, u in zip(tables, useful)])
+        j = best_index(gains)
+        return multiway_split(int(feats[j]), tables[j], gains[j], gain=float(gains[j]))
+
+    return find
+
+
+class ID3Classifier(DecisionTreeClassifierBase):
+    """ID3 decision tree (Quinlan 1986): information gain, multiway splits.
+
+    Parameters
+    ----------
+    max_depth : int or None — stop growing at this depth (root has depth 0).
+    min_samples_split : int ≥ 2 — a node with fewer cases stays a leaf.
+    min_gain : float ≥ 0 — a split whose gain is below this ε is not made.
+    """
+
+    _parameter_constraints = {
+        "max_depth": Interval(int, 0, None, allow_none=True),
+        "min_samples_split": Interval(int, 2, None),
+        "min_gain": Interval(float, 0.0, None),
+    }
+    _all_categorical = True
+    _missing = "error"
+    _missing_hint = ("ID3 has no rule for missing values; use C45Classifier, which sends "
+                     "such cases down every branch with fractional weights.")
+
+    def __init__(self, max_depth=None, min_samples_split=2, min_gain=0.0):
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_gain = min_gain
+
+    def _grow(self, X, y, w):
+        n_categories = [len(c) for c in self.encoder_.categories]
+        return grow_tree(
+            X, y, w,
+            find_split=id3_split_finder(n_categories, self.n_classes_),
+            n_classes=self.n_classes_,
+            node_impurity=imp.entropy,
+            max_depth=self.max_depth,
+            min_samples_split=self.min_samples_split,
+            min_gain=self.min_gain,
+            metadata=self._metadata(self.classes_),
+        )

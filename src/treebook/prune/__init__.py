@@ -1,0 +1,11 @@
+"""Pruning (剪枝): simplifying a grown tree so that it generalises.
+
+Submodules, one per method:
+
+* :mod:`treebook.prune.pessimistic` — pessimistic error pruning, PEP (Quinlan 1987);
+* :mod:`treebook.prune.error_based` — C4.5's error-based pruning with a confidence factor;
+* :mod:`treebook.prune.cost_complexity` — CART's weakest-link cost-complexity pruning and
+  the choice of α by cross-validation.
+
+Every method takes a :class:`treebook.tree.Tree` and returns a new, smaller one.
+"""

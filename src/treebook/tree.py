@@ -1,0 +1,408 @@
+"""One fitted-tree representation for every algorithm: flat numpy arrays.
+
+A tree with ``n`` nodes is a set of parallel arrays indexed by node id (the root is 0 and
+ids follow a depth-first pre-order, whichever grower built the tree):
+
+=====================  =======================================================================
+``kind[i]``            :class:`NodeKind`: ``LEAF``, ``THRESHOLD`` (numeric, ``x <= t`` goes to
+                       branch 0, ``x > t`` to branch 1), ``MULTIWAY`` (one branch per category)
+                       or ``SUBSET`` (binary on a category set: branch 0 = the left subset)
+``feature[i]``         the feature tested (``-1`` at a leaf)
+``threshold[i]``       the cut of a ``THRESHOLD`` node (NaN otherwise)
+``children``           branch ``b`` of node ``i`` is ``children[children_ptr[i] + b]``
+``branch_of_code``     for ``MULTIWAY``/``SUBSET`` nodes: category code ``c`` of the feature takes
+                       branch ``branch_of_code[code_ptr[i] + c]``; ``-1`` means "no branch":
+                       the category was never seen at this node
+``parent``, ``depth``  the parent id (``-1`` at the root) and depth (root 0)
+``value[i]``           weighted class counts ``C_k`` of the training cases at the node
+                       (classification, shape ``(n, K)``) or the mean response (regression,
+                       shape ``(n, 1)``)
+``weighted_n``         ``|D|``, the total training weight at the node
+``n_samples``          how many training rows reached the node (with positive weight)
+``impurity[i]``        the node's impurity under the criterion that grew the tree
+=====================  =======================================================================
+
+Categorical features reach the tree as integer codes (see :mod:`treebook.data`); numeric
+features as floats; a missing value as NaN. A category code that has no branch at a node
+(or a negative code: a category never seen in training) stops the case at that node, so
+its prediction is that node's class distribution: never a crash, never ``None``.
+
+Prediction walks all rows down the tree together, one depth level per step: the Python
+loop runs ``max_depth`` times, never once per row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import IntEnum
+
+import numpy as np
+
+__all__ = ["NodeKind", "Tree", "TreeBuilder"]
+
+
+class NodeKind(IntEnum):
+    LEAF = 0
+    THRESHOLD = 1
+    MULTIWAY = 2
+    SUBSET = 3
+
+
+@dataclass(frozen=True, eq=False)
+class Tree:
+    kind: np.ndarray
+    feature: np.ndarray
+    threshold: np.ndarray
+    children_ptr: np.ndarray
+    children: np.ndarray
+    code_ptr: np.ndarray
+    branch_of_code: np.ndarray
+    parent: np.ndarray
+    depth: np.ndarray
+    value: np.ndarray
+    weighted_n: np.ndarray
+    n_samples: np.ndarray
+    impurity: np.ndarray
+    is_regression: bool = False
+    # descriptive metadata, for drawings and rules
+    feature_names: tuple = ()
+    categories: tuple = ()  # per feature: array of category labels, or None for numeric
+    classes: np.ndarray | None = None
+    extra: dict = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ shape and structure
+    @property
+    def node_count(self) -> int:
+        return int(self.kind.shape[0])
+
+    @property
+    def is_leaf(self) -> np.ndarray:
+        return self.kind == NodeKind.LEAF
+
+    @property
+    def n_leaves(self) -> int:
+        return int(np.count_nonzero(self.is_leaf))
+
+    @property
+    def max_depth(self) -> int:
+        return int(self.depth.max()) if self.node_count else 0
+
+    @property
+    def n_classes(self) -> int:
+        return 0 if self.is_regression else int(self.value.shape[1])
+
+    def n_branches(self, node: int) -> int:
+        return int(self.children_ptr[node + 1] - self.children_ptr[node])
+
+    def children_of(self, node: int) -> np.ndarray:
+        return self.children[self.children_ptr[node] : self.children_ptr[node + 1]]
+
+    def codes_of(self, node: int) -> np.ndarray:
+        """``branch_of_code`` entries of one categorical node (index = category code)."""
+        return self.branch_of_code[self.code_ptr[node] : self.code_ptr[node + 1]]
+
+    def subtree(self, node: int) -> np.ndarray:
+        """Ids of ``node`` and all its descendants (a contiguous block in pre-order)."""
+        end = node + 1
+        while end < self.node_count and self.depth[end] > self.depth[node]:
+            end += 1
+        return np.arange(node, end)
+
+    def leaves_below(self, node: int) -> np.ndarray:
+        ids = self.subtree(node)
+        return ids[self.kind[ids] == NodeKind.LEAF]
+
+    def predicted_class_index(self) -> np.ndarray:
+        """Per node, the index of the majority class (ties go to the lowest index)."""
+        if self.is_regression:
+            raise ValueError("a regression tree has no classes")
+        return np.argmax(self.value, axis=1)
+
+    # ------------------------------------------------------------------------- routing
+    def _branch(self, nodes: np.ndarray, x: np.ndarray) -> np.ndarray:
+        """Branch index taken at each node by feature value ``x``; -1 stops, -2 is missing."""
+        kind = self.kind[nodes]
+        out = np.full(nodes.shape[0], -1, dtype=np.int64)
+        missing = np.isnan(x)
+        thr = (kind == NodeKind.THRESHOLD) & ~missing
+        out[thr] = (x[thr] > self.threshold[nodes[thr]]).astype(np.int64)
+        cat = ((kind == NodeKind.MULTIWAY) | (kind == NodeKind.SUBSET)) & ~missing
+        if np.any(cat):
+            code = x[cat].astype(np.int64)
+            start = self.code_ptr[nodes[cat]]
+            width = self.code_ptr[nodes[cat] + 1] - start
+            known = (code >= 0) & (code < width)
+            b = np.full(code.shape[0], -1, dtype=np.int64)
+            b[known] = self.branch_of_code[start[known] + code[known]]
+            out[cat] = b
+        out[missing & (kind != NodeKind.LEAF)] = -2
+        return out
+
+    def route(self, X, missing: str = "stop"):
+        """Send every row of ``X`` down the tree, all rows one level per step.
+
+        Returns ``(rows, nodes, weights)``: row ``rows[j]`` ends at node ``nodes[j]`` with
+        weight ``weights[j]``. A row stops early at a node where it has no branch.
+
+        ``missing="stop"``: a missing value (NaN) also stops the row at that node, so each
+        row appears once. ``missing="distribute"`` (C4.5): a row with a missing value goes
+        down *every* branch, with weight multiplied by the branch's share of the node's
+        training weight; unseen categories are treated as missing too. The weights of one
+        row then sum to 1 over its end nodes.
+        """
+        if missing not in ("stop", "distribute"):
+            raise ValueError(f"missing must be 'stop' or 'distribute'; got {missing!r}")
+        X = np.asarray(X, dtype=float)
+        n = X.shape[0]
+        rows = np.arange(n)
+        nodes = np.zeros(n, dtype=np.int64)
+        weights = np.ones(n)
+        done_rows, done_nodes, done_w = [], [], []
+        while rows.size:
+            leaf = self.kind[nodes] == NodeKind.LEAF
+            feat = np.where(leaf, 0, self.feature[nodes])
+            x = X[rows, feat]
+            branch = np.where(leaf, -1, self._branch(nodes, x))
+            if missing == "distribute":
+                unseen = (branch == -1) & ~leaf
+                branch[unseen] = -2
+            stop = branch == -1
+            if missing == "stop":
+                stop |= branch == -2
+            done_rows.append(rows[stop])
+            done_nodes.append(nodes[stop])
+            done_w.append(weights[stop])
+            go = branch >= 0
+            fan = branch == -2
+            nxt_rows = [rows[go]]
+            nxt_nodes = [self.children[self.children_ptr[nodes[go]] + branch[go]]]
+            nxt_w = [weights[go]]
+            if np.any(fan):
+                fr, fn, fw = rows[fan], nodes[fan], weights[fan]
+                nb = self.children_ptr[fn + 1] - self.children_ptr[fn]
+                rep_rows = np.repeat(fr, nb)
+                rep_parent = np.repeat(fn, nb)
+                offs = np.arange(nb.sum()) - np.repeat(np.cumsum(nb) - nb, nb)
+                child = self.children[self.children_ptr[rep_parent] + offs]
+                share = self.weighted_n[child] / self.weighted_n[rep_parent]
+                # shares are proportional to the known cases that went down each branch
+                share_sum = np.bincount(np.repeat(np.arange(fn.size), nb), weights=share)
+                share = share / np.repeat(share_sum, nb)
+                nxt_rows.append(rep_rows)
+                nxt_nodes.append(child)
+                nxt_w.append(np.repeat(fw, nb) * share)
+            rows = np.concatenate(nxt_rows)
+            nodes = np.concatenate(nxt_nodes)
+            weights = np.concatenate(nxt_w)
+        return np.concatenate(done_rows), np.concatenate(done_nodes), np.concatenate(done_w)
+
+    def apply(self, X) -> np.ndarray:
+        """The node where each row stops (a leaf, or the node where its category is unseen
+        or its value missing)."""
+        rows, nodes, _ = self.route(X, missing="stop")
+        out = np.empty(np.asarray(X).shape[0], dtype=np.int64)
+        out[rows] = nodes
+        return out
+
+    def decision_path(self, X):
+        """Indicator matrix (``scipy.sparse`` CSR, rows × nodes) of the nodes each row visits."""
+        from scipy.sparse import csr_matrix
+
+        end = self.apply(X)
+        n = end.shape[0]
+        path_len = self.depth[end] + 1
+        indptr = np.concatenate([[0], np.cumsum(path_len)])
+        indices = np.empty(indptr[-1], dtype=np.int64)
+        # fill each row's path from its end node upwards, all rows one level per step
+        node = end.copy()
+        pos = indptr[1:] - 1
+        alive = np.ones(n, dtype=bool)
+        while np.any(alive):
+            indices[pos[alive]] = node[alive]
+            pos = pos - 1
+            node = np.where(alive, self.parent[node], -1)
+            alive = node >= 0
+        data = np.ones(indices.shape[0], dtype=np.int8)
+        return csr_matrix((data, indices, indptr), shape=(n, self.node_count))
+
+    def distribution(self, X, missing: str = "stop") -> np.ndarray:
+        """Class probabilities (classification) or predicted value (regression) per row.
+
+        Classification: the relative class frequencies ``C_k / |D|`` of the node each row
+        ends at; with ``missing="distribute"`` the frequencies of all end nodes averaged
+        with the row's routing weights.
+        """
+        rows, nodes, w = self.route(X, missing=missing)
+        n = np.asarray(X).shape[0]
+        if self.is_regression:
+            vals = self.value[nodes, 0] * w
+            return np.bincount(rows, weights=vals, minlength=n)
+        tot = self.value.sum(axis=1, keepdims=True)
+        freq = self.value / np.where(tot > 0, tot, 1.0)
+        out = np.zeros((n, self.value.shape[1]))
+        np.add.at(out, rows, freq[nodes] * w[:, None])
+        return out
+
+    # ------------------------------------------------------------------------- pruning
+    def prune(self, make_leaf) -> "Tree":
+        """A new tree in which each node in ``make_leaf`` becomes a leaf (its subtree goes).
+
+        ``make_leaf`` is a boolean mask over nodes or an iterable of node ids. Node values
+        (training counts) are kept, so a pruned node predicts its own majority class.
+        """
+        mask = np.zeros(self.node_count, dtype=bool)
+        idx = np.asarray(make_leaf)
+        if idx.dtype == bool:
+            if idx.shape != mask.shape:
+                raise ValueError("make_leaf mask must have one entry per node")
+            mask |= idx
+        elif idx.size:
+            mask[idx.astype(np.int64)] = True
+        # a node is kept when no strict ancestor becomes a leaf
+        keep = np.ones(self.node_count, dtype=bool)
+        for i in range(1, self.node_count):  # pre-order: parents come first
+            p = self.parent[i]
+            keep[i] = keep[p] and not (mask[p] or self.kind[p] == NodeKind.LEAF)
+        new_kind = self.kind.copy()
+        new_kind[mask] = NodeKind.LEAF
+        return self._subset(keep, new_kind)
+
+    def truncate(self, max_depth: int) -> "Tree":
+        """The tree cut at depth ``max_depth``: nodes at that depth become leaves."""
+        if max_depth < 0:
+            raise ValueError(f"max_depth must be >= 0; got {max_depth}")
+        return self.prune((self.depth >= max_depth) & ~self.is_leaf)
+
+    def _subset(self, keep: np.ndarray, kind: np.ndarray) -> "Tree":
+        old_ids = np.flatnonzero(keep)
+        new_id = np.full(self.node_count, -1, dtype=np.int64)
+        new_id[old_ids] = np.arange(old_ids.size)
+        k = kind[old_ids]
+        leaf = k == NodeKind.LEAF
+        nb = np.where(leaf, 0, self.children_ptr[old_ids + 1] - self.children_ptr[old_ids])
+        children_ptr = np.concatenate([[0], np.cumsum(nb)])
+        children = np.concatenate(
+            [self.children_of(i) for i, l in zip(old_ids, leaf) if not l] or [np.empty(0, np.int64)]
+        )
+        ncodes = np.where(leaf, 0, self.code_ptr[old_ids + 1] - self.code_ptr[old_ids])
+        code_ptr = np.concatenate([[0], np.cumsum(ncodes)])
+        codes = np.concatenate(
+            [self.codes_of(i) for i, l in zip(old_ids, leaf) if not l] or [np.empty(0, np.int64)]
+        )
+        parent = np.where(self.parent[old_ids] >= 0, new_id[np.maximum(self.parent[old_ids], 0)], -1)
+        return replace(
+            self,
+            kind=k.astype(np.int8),
+            feature=np.where(leaf, -1, self.feature[old_ids]).astype(np.int64),
+            threshold=np.where(k == NodeKind.THRESHOLD, self.threshold[old_ids], np.nan),
+            children_ptr=children_ptr.astype(np.int64),
+            children=new_id[children.astype(np.int64)],
+            code_ptr=code_ptr.astype(np.int64),
+            branch_of_code=codes.astype(np.int64),
+            parent=parent.astype(np.int64),
+            depth=self.depth[old_ids],
+            value=self.value[old_ids],
+            weighted_n=self.weighted_n[old_ids],
+            n_samples=self.n_samples[old_ids],
+            impurity=self.impurity[old_ids],
+        )
+
+
+class TreeBuilder:
+    """Collects nodes while a grower works, then freezes them into a :class:`Tree`.
+
+    Growers add nodes in any order (depth-first or level by level); :meth:`build`
+    renumbers them in depth-first pre-order with branches in order, so two growers that
+    make the same splits produce identical arrays.
+    """
+
+    def __init__(self, is_regression: bool = False):
+        self.is_regression = is_regression
+        self._kind: list[int] = []
+        self._feature: list[int] = []
+        self._threshold: list[float] = []
+        self._children: list[list[int]] = []
+        self._codes: list[np.ndarray | None] = []
+        self._parent: list[int] = []
+        self._depth: list[int] = []
+        self._value: list[np.ndarray] = []
+        self._weighted_n: list[float] = []
+        self._n_samples: list[int] = []
+        self._impurity: list[float] = []
+
+    def add_node(self, parent: int, value, weighted_n: float, n_samples: int,
+                 impurity: float) -> int:
+        """Append a leaf below ``parent`` (-1 for the root); later branches come later."""
+        node = len(self._kind)
+        self._kind.append(NodeKind.LEAF)
+        self._feature.append(-1)
+        self._threshold.append(np.nan)
+        self._children.append([])
+        self._codes.append(None)
+        self._parent.append(parent)
+        self._depth.append(0 if parent < 0 else self._depth[parent] + 1)
+        self._value.append(np.asarray(value, dtype=float).ravel())
+        self._weighted_n.append(float(weighted_n))
+        self._n_samples.append(int(n_samples))
+        self._impurity.append(float(impurity))
+        if parent >= 0:
+            self._children[parent].append(node)
+        return node
+
+    def set_split(self, node: int, feature: int, kind: NodeKind, threshold: float = np.nan,
+                  branch_of_code=None) -> None:
+        """Turn ``node`` into a test; its children are the nodes added below it afterwards,
+        in branch order."""
+        kind = NodeKind(kind)
+        if kind == NodeKind.LEAF:
+            raise ValueError("set_split needs a split kind, not LEAF")
+        if kind in (NodeKind.MULTIWAY, NodeKind.SUBSET) and branch_of_code is None:
+            raise ValueError("a categorical split needs branch_of_code")
+        self._kind[node] = kind
+        self._feature[node] = int(feature)
+        self._threshold[node] = float(threshold) if kind == NodeKind.THRESHOLD else np.nan
+        self._codes[node] = None if branch_of_code is None else np.asarray(branch_of_code, np.int64)
+
+    def make_leaf(self, node: int) -> None:
+        """Undo a split whose branches turned out empty."""
+        for c in self._children[node]:
+            self._parent[c] = -2  # detached; dropped by build()
+        self._children[node] = []
+        self._kind[node] = NodeKind.LEAF
+        self._feature[node] = -1
+        self._threshold[node] = np.nan
+        self._codes[node] = None
+
+    def build(self, **metadata) -> Tree:
+        order: list[int] = []
+        stack = [0] if self._kind else []
+        while stack:
+            i = stack.pop()
+            order.append(i)
+            stack.extend(reversed(self._children[i]))
+        new_id = {old: new for new, old in enumerate(order)}
+        kinds = np.array([self._kind[i] for i in order], dtype=np.int8)
+        for i in order:
+            if self._kind[i] != NodeKind.LEAF and not self._children[i]:
+                raise ValueError(f"node {i} is a split with no children")
+        nb = [len(self._children[i]) for i in order]
+        children = [new_id[c] for i in order for c in self._children[i]]
+        codes = [self._codes[i] if self._codes[i] is not None else np.empty(0, np.int64)
+                 for i in order]
+        return Tree(
+            kind=kinds,
+            feature=np.array([self._feature[i] for i in order], dtype=np.int64),
+            threshold=np.array([self._threshold[i] for i in order], dtype=float),
+            children_ptr=np.concatenate([[0], np.cumsum(nb)]).astype(np.int64),
+            children=np.array(children, dtype=np.int64),
+            code_ptr=np.concatenate([[0], np.cumsum([c.size for c in codes])]).astype(np.int64),
+            branch_of_code=(np.concatenate(codes) if codes else np.empty(0)).astype(np.int64),
+            parent=np.array([new_id.get(self._parent[i], -1) for i in order], dtype=np.int64),
+            depth=np.array([self._depth[i] for i in order], dtype=np.int64),
+            value=np.vstack([self._value[i] for i in order]) if order else np.empty((0, 0)),
+            weighted_n=np.array([self._weighted_n[i] for i in order]),
+            n_samples=np.array([self._n_samples[i] for i in order], dtype=np.int64),
+            impurity=np.array([self._impurity[i] for i in order]),
+            is_regression=self.is_regression,
+            **metadata,
+        )
