@@ -18,7 +18,6 @@ help:
 
 $(STAMP): requirements.txt pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	@touch $(STAMP)
@@ -43,9 +42,14 @@ book: setup
 test: setup
 	$(BIN)/python -m pytest --nbval --nbval-sanitize-with nbval_sanitize.cfg tests book
 
-lab: setup
-	$(BIN)/jupyter lab --allow-root --notebook-dir=book \
-	  --ServerApp.jupytext_default_format=md:myst 2>/dev/null || \
+LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
+
+# Double-clicking a chapter opens it as a notebook (jupytext), not as a text file.
+$(LAB_OVERRIDES): $(STAMP)
+	@mkdir -p $(dir $@)
+	@printf '%s\n' '{"@jupyterlab/docmanager-extension:plugin": {"defaultViewers": {"markdown": "Jupytext Notebook", "myst": "Jupytext Notebook"}}}' > $@
+
+lab: setup $(LAB_OVERRIDES)
 	$(BIN)/jupyter lab --allow-root --notebook-dir=book
 
 bench: setup
