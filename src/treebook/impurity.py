@@ -38,6 +38,12 @@ __all__ = [
     "misclassification_error",
     "variance",
     "variance_from_sums",
+    # chapter 5: conditional likelihood score and the G-test (section at the end)
+    "conditional_log_likelihood",
+    "positive_class_score",
+    "g_statistic",
+    "g_test_dof",
+    "g_test_pvalue",
 ]
 
 
@@ -306,3 +312,169 @@ def variance(y, sample_weight=None):
     _check_positive_total(np.asarray(total), "sample_weight")
     mean = np.dot(w, y) / total
     return float(np.dot(w, (y - mean) ** 2) / total)
+
+
+# =============================================================================================
+# Conditional likelihood score (CLS) and the G-test — chapter 5
+# =============================================================================================
+# "CLS" here is the *conditional likelihood score* of a split, not Hunt's Concept Learning
+# System (see treebook.cls for both). Logarithms: the two scores are in bits (log base 2),
+# like every entropy above, so that conditional_log_likelihood = -conditional_entropy holds
+# with no conversion factor; the G statistic is a likelihood-ratio statistic and, as in all
+# statistics texts, uses natural logarithms (G = 2·|D|·ln 2·g(D, A) with g in bits).
+
+
+def conditional_log_likelihood(counts_by_branch, *, check: bool = True):
+    r"""Conditional likelihood score of a split, in bits per case (条件似然评分).
+
+    The average log-likelihood of the training labels under the split's plug-in model
+    ``P̂(y = k | v) = |D_vk| / |D_v|``::
+
+        CLS(D, A) = (1/|D|) Σ_i log2 P̂(y_i | v_i)
+                  = Σ_v |D_v|/|D| Σ_k P̂(k | v) log2 P̂(k | v)        (= -H(D|A))
+
+    Computed from the first line, the definition (cell ``(v, k)`` holds ``|D_vk|``
+    cases, each contributing ``log2(|D_vk|/|D_v|)``), not by calling
+    :func:`conditional_entropy`: chapter 5 derives the identity and the tests check it.
+    An empty cell holds no case, so it contributes nothing (no ``0 · log 0`` convention
+    is needed). The score is ``≤ 0``; it is 0 when every branch is pure, and maximising
+    it over attributes chooses what :func:`information_gain` chooses, since
+    ``g(D, A) = H(D) + CLS(D, A)`` and ``H(D)`` does not depend on ``A``.
+    """
+    t = _table(counts_by_branch, check)
+    sizes = t.sum(axis=-1, keepdims=True)
+    total = t.sum(axis=(-2, -1))
+    occupied = t > 0
+    ratio = np.where(occupied, t / np.where(sizes > 0, sizes, 1.0), 1.0)
+    loglik = (np.where(occupied, t, 0.0) * np.log2(ratio)).sum(axis=(-2, -1))
+    safe = np.where(total > 0, total, 1.0)
+    # 0.0 rather than -0.0 for a split with pure branches
+    return _scalar(np.minimum(loglik / safe, 0.0) + 0.0)
+
+
+def _positive_column(t: np.ndarray, positive) -> int:
+    n_classes = t.shape[-1]
+    if positive is None:
+        if n_classes != 2:
+            raise ValueError(
+                f"counts_by_branch has K={n_classes} classes; the positive-class score is "
+                "defined for K > 2 only one-vs-rest: declare the positive class with "
+                "positive=<class column>"
+            )
+        return 1
+    if isinstance(positive, (bool, np.bool_)) or not isinstance(positive, (int, np.integer)):
+        raise TypeError(f"positive must be a class column index (int); got {positive!r}")
+    if not 0 <= positive < n_classes:
+        raise ValueError(f"positive must be in [0, {n_classes - 1}]; got {positive}")
+    return int(positive)
+
+
+def _smoothing(smoothing) -> float:
+    ok = isinstance(smoothing, (int, float, np.integer, np.floating)) and not isinstance(
+        smoothing, (bool, np.bool_))
+    if not ok or not np.isfinite(smoothing) or smoothing < 0:
+        raise ValueError(f"smoothing must be a finite number >= 0; got {smoothing!r}")
+    return float(smoothing)
+
+
+def positive_class_score(counts_by_branch, positive=None, smoothing: float = 1.0, *,
+                         check: bool = True):
+    r"""Positive-class score ``Σ_v |D_v|/|D| · log2 P̂(y = + | v)`` in bits.
+
+    The criterion the source article's code computes for 0/1 labels. With additive
+    (Laplace / Lidstone) smoothing ``s``::
+
+        P̂(y = + | v) = (|D_v+| + s) / (|D_v| + s·K)
+
+    where ``|D_v+|`` is the weight of positive cases in branch ``v`` and ``K`` the number
+    of classes (columns), so the smoothed estimates of all ``K`` classes sum to one.
+    ``s = 1`` is Laplace's rule; ``s = 0`` gives the raw proportion and a score of
+    ``-inf`` as soon as one non-empty branch holds no positive case. An empty branch has
+    weight 0 and contributes nothing.
+
+    ``positive`` is the column of the positive class. For ``K = 2`` it defaults to
+    column 1 (the class that sorts last, the article's ``y = 1``); for ``K > 2`` it must
+    be given and the score is one-vs-rest: the positive class against the other ``K-1``.
+
+    Equivalently it is ``(1/|D|) Σ_i log2 P̂(+ | v_i)``: the log-likelihood the split's
+    model gives to the claim that *every* case is positive. By Jensen's inequality,
+    without smoothing it never exceeds ``log2 P̂(+)`` of the unsplit node, with equality
+    exactly when every branch keeps the parent's positive rate (chapter 5).
+    """
+    t = _table(counts_by_branch, check)
+    k = _positive_column(t, positive)
+    s = _smoothing(smoothing)
+    if check and np.any(t[..., k].sum(axis=-1) <= 0):
+        raise ValueError(
+            f"counts_by_branch has no case of the positive class (column {k}); the "
+            "positive-class score would measure nothing but the smoothing"
+        )
+    n_classes = t.shape[-1]
+    sizes = t.sum(axis=-1)
+    total = sizes.sum(axis=-1)
+    pos = t[..., k]
+    num = pos + s
+    den = sizes + s * n_classes
+    occupied = sizes > 0
+    with np.errstate(divide="ignore"):
+        logp = np.log2(np.where(occupied, num / np.where(den > 0, den, 1.0), 1.0))
+    share = sizes / np.where(total > 0, total, 1.0)[..., None]
+    # a non-empty branch with P̂ = 0 gives share · (-inf) = -inf, as it should
+    terms = np.where(occupied, share * logp, 0.0)
+    return _scalar(terms.sum(axis=-1))
+
+
+def g_statistic(counts_by_branch, *, check: bool = True):
+    r"""The G statistic (likelihood-ratio statistic) of independence of branch and class.
+
+    ``G = 2 Σ_{v,k} O_vk ln(O_vk / E_vk)`` with observed counts ``O_vk = |D_vk|`` and the
+    counts expected under independence ``E_vk = |D_v| |C_k| / |D|`` (natural logarithm;
+    empty cells contribute 0). Chapter 5 shows ``G = 2 |D| ln 2 · g(D, A)``, with the
+    information gain ``g`` in bits; under independence ``G`` is approximately ``χ²``
+    with :func:`g_test_dof` degrees of freedom. Computed from observed and expected
+    counts, not from :func:`information_gain`, so that the identity is checked, not built
+    in. With sample weights the counts are weights; the ``χ²`` approximation assumes they
+    are counts of independent cases.
+    """
+    t = _table(counts_by_branch, check)
+    rows = t.sum(axis=-1, keepdims=True)
+    cols = t.sum(axis=-2, keepdims=True)
+    total = t.sum(axis=(-2, -1), keepdims=True)
+    expected = rows * cols / np.where(total > 0, total, 1.0)
+    occupied = t > 0
+    ratio = np.where(occupied, t / np.where(occupied, expected, 1.0), 1.0)
+    g = 2.0 * (np.where(occupied, t, 0.0) * np.log(ratio)).sum(axis=(-2, -1))
+    return _scalar(np.maximum(g, 0.0))
+
+
+def g_test_dof(counts_by_branch, *, check: bool = True):
+    r"""Degrees of freedom of the G-test: ``(V' - 1)(K' - 1)``.
+
+    ``V'`` counts the non-empty branches and ``K'`` the classes present at the node: an
+    empty row or column has no expected count and adds no free parameter. 0 means there
+    is nothing to test (one branch, or one class).
+    """
+    t = _table(counts_by_branch, check)
+    v = np.count_nonzero(t.sum(axis=-1) > 0, axis=-1)
+    k = np.count_nonzero(t.sum(axis=-2) > 0, axis=-1)
+    dof = np.maximum(v - 1, 0) * np.maximum(k - 1, 0)
+    return int(dof) if np.ndim(dof) == 0 else dof
+
+
+def g_test_pvalue(counts_by_branch, *, check: bool = True):
+    r"""p-value of the G-test of independence: ``P(χ²_df ≥ G)``.
+
+    The probability, if branch and class were independent, of a G statistic at least as
+    large as the one observed (:func:`g_statistic`, :func:`g_test_dof`). With 0 degrees
+    of freedom there is nothing to test and the p-value is 1. A small p-value says the
+    split separates the classes more than chance would; splitting only when it is below
+    a level ``α`` is a significance-based pre-pruning rule (chapter 5). The ``χ²``
+    approximation is poor when expected counts are small (below about 5).
+    """
+    from scipy.stats import chi2  # scipy is a package dependency; imported when used
+
+    t = _table(counts_by_branch, check)
+    g = np.asarray(g_statistic(t, check=False), dtype=float)
+    dof = np.asarray(g_test_dof(t, check=False))
+    p = np.where(dof > 0, chi2.sf(g, np.maximum(dof, 1)), 1.0)
+    return _scalar(p)

