@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.treebook-installed
 HTML_INDEX := $(CURDIR)/_build/html/index.html
 
-.PHONY: help setup dot book test test-browser lab bench clean
+.PHONY: help setup dot chromium book test test-browser lab bench clean
 
 help:
 	@echo "make book          build the HTML book (every chapter executed, warnings are errors)"
@@ -40,7 +40,41 @@ book: setup
 	@echo "Book built: $(HTML_INDEX)"
 
 test: setup
-	$(BIN)/python -m pytest --nbval --nbval-sanitize-with nbval_sanitize.cfg tests book
+	$(BIN)/python -m pytest --nbval --nbval-sanitize-with nbval_sanitize.cfg \
+	  --ignore=tests/browser tests book
+
+# --- the rendered book in a real browser (tests/browser) ---------------------------------
+# Debian's Chromium driven by Playwright for Python (no browser download), and a CJK font
+# so the screenshots show 中文 terms rather than empty boxes.
+CHROMIUM := /usr/bin/chromium
+# The book is rebuilt for test-browser only when a source is newer than the last build,
+# so `make book && make test-browser` (as in .ci/run) builds once.
+BOOK_SOURCES := _config.yml _toc.yml $(shell find book src -type f \
+  -not -path '*/__pycache__/*' -not -path '*/.ipynb_checkpoints/*' 2>/dev/null)
+
+chromium:
+	@test -x $(CHROMIUM) || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Chromium not found: installing Debian package chromium"; \
+	    (apt-get install -y -qq chromium >/dev/null 2>&1 || \
+	     (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)); \
+	  else \
+	    echo "error: $(CHROMIUM) is missing; install the system package 'chromium'" >&2; exit 1; \
+	  fi; }
+	@fc-list :lang=zh 2>/dev/null | grep -q . || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    (apt-get install -y -qq fonts-wqy-microhei >/dev/null 2>&1 || \
+	     (apt-get update -qq && apt-get install -y -qq fonts-wqy-microhei >/dev/null)); \
+	  else \
+	    echo "note: no Chinese font (Debian package fonts-wqy-microhei): screenshots show boxes"; \
+	  fi; }
+
+$(HTML_INDEX): $(BOOK_SOURCES)
+	$(MAKE) book
+
+test-browser: setup chromium $(HTML_INDEX)
+	$(BIN)/python -m pytest tests/browser
+	@echo "Screenshots: $(CURDIR)/_build/screenshots/"
 
 LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
 
