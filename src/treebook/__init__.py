@@ -17,5 +17,8 @@ from .impurity import (
 )
 from .tree import Tree
 from .id3 import ID3Classifier
+from .c45 import C45Classifier
+from .cls import CLSClassifier
+from .cart import CARTClassifier, CARTRegressor
 
 __version__ = "0.1.0"

@@ -16,7 +16,8 @@ import numbers
 
 import numpy as np
 
-from .encoding import FeatureEncoder, check_sample_weight, encode_labels, encode_targets
+from .encoding import (FeatureEncoder, check_sample_weight, encode_labels, encode_targets,
+                       label_array)
 from .tree import Tree
 
 __all__ = ["DecisionTreeClassifierBase", "DecisionTreeRegressorBase", "Interval", "Options"]
@@ -53,6 +54,14 @@ class Options:
     def check(self, name, value):
         if value not in self.values:
             raise ValueError(f"{name} must be one of {list(self.values)}; got {value!r}")
+
+
+def _target_name(y) -> str | None:
+    """The name of a pandas Series (or one-column DataFrame) of targets, else None."""
+    name = getattr(y, "name", None)
+    if name is None and hasattr(y, "columns") and len(y.columns) == 1:
+        name = y.columns[0]
+    return None if name is None else str(name)
 
 
 class _TreeEstimatorBase:
@@ -129,9 +138,11 @@ class _TreeEstimatorBase:
 
     def apply(self, X) -> np.ndarray:
         """Node id where each row ends (see :meth:`treebook.tree.Tree.apply`)."""
+        self._check_fitted()
         return self.tree_.apply(self._encode(X))
 
     def decision_path(self, X):
+        self._check_fitted()
         return self.tree_.decision_path(self._encode(X))
 
     def get_depth(self) -> int:
@@ -156,9 +167,13 @@ class _TreeEstimatorBase:
         return export_text(self.tree_, **kwargs)
 
     def to_rules(self, **kwargs):
+        """One IF-THEN rule per leaf (see :func:`treebook.render.to_rules`); the THEN part
+        names the target as ``y`` was named when fitted (a Series name), else ``class``."""
         from .render import to_rules
 
         self._check_fitted()
+        kwargs.setdefault("target_name", getattr(self, "target_name_", None) or
+                          ("class" if self._estimator_type == "classifier" else "value"))
         return to_rules(self.tree_, **kwargs)
 
 
@@ -172,6 +187,7 @@ class DecisionTreeClassifierBase(_TreeEstimatorBase):
         """Grow the tree on ``X`` (numpy array or DataFrame) and labels ``y``."""
         self._validate_params()
         Xe, w = self._encode_fit(X, sample_weight)
+        self.target_name_ = _target_name(y)
         self.classes_, yc = encode_labels(y, Xe.shape[0])
         self.n_classes_ = len(self.classes_)
         return self._set_tree(self._grow(Xe, yc, w))
@@ -179,17 +195,31 @@ class DecisionTreeClassifierBase(_TreeEstimatorBase):
     def predict_proba(self, X) -> np.ndarray:
         """Class frequencies ``C_k/|D|`` of the node each row reaches (columns in the order
         of ``classes_``)."""
+        self._check_fitted()
         return self.tree_.distribution(self._encode(X), missing=self._route_missing)
 
     def predict(self, X) -> np.ndarray:
         """The majority class of the node each row reaches; ties go to the class that
         comes first in ``classes_``."""
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        self._check_fitted()
+        return self._predict_with(self.tree_, X)
 
     def score(self, X, y, sample_weight=None) -> float:
         """(Weighted) accuracy of :meth:`predict` on ``(X, y)``."""
-        pred = self.predict(X)
-        y = np.asarray(y, dtype=object if pred.dtype == object else None)
+        self._check_fitted()
+        return self._score_with(self.tree_, X, y, sample_weight)
+
+    # a pruned or truncated version of ``tree_`` (same features and classes) predicts
+    # through these, so sliders and pruning paths never refit or copy the estimator
+    def _predict_with(self, tree: Tree, X) -> np.ndarray:
+        proba = tree.distribution(self._encode(X), missing=self._route_missing)
+        return self.classes_[np.argmax(proba, axis=1)]
+
+    def _score_with(self, tree: Tree, X, y, sample_weight=None) -> float:
+        pred = self._predict_with(tree, X)
+        y = label_array(y)
+        if y.ndim != 1:  # a (n, 1) column would broadcast against pred into (n, n)
+            raise ValueError(f"y must be one-dimensional; got shape {y.shape}")
         if y.shape[0] != pred.shape[0]:
             raise ValueError(f"y has {y.shape[0]} labels but X has {pred.shape[0]} rows")
         w = check_sample_weight(sample_weight, pred.shape[0])
@@ -205,16 +235,25 @@ class DecisionTreeRegressorBase(_TreeEstimatorBase):
     def fit(self, X, y, sample_weight=None):
         self._validate_params()
         Xe, w = self._encode_fit(X, sample_weight)
+        self.target_name_ = _target_name(y)
         yv = encode_targets(y, Xe.shape[0])
         return self._set_tree(self._grow(Xe, yv, w))
 
     def predict(self, X) -> np.ndarray:
         """The mean response of the leaf each row reaches."""
-        return self.tree_.distribution(self._encode(X), missing=self._route_missing)
+        self._check_fitted()
+        return self._predict_with(self.tree_, X)
 
     def score(self, X, y, sample_weight=None) -> float:
         """Coefficient of determination R² of :meth:`predict`."""
-        pred = self.predict(X)
+        self._check_fitted()
+        return self._score_with(self.tree_, X, y, sample_weight)
+
+    def _predict_with(self, tree: Tree, X) -> np.ndarray:
+        return tree.distribution(self._encode(X), missing=self._route_missing)
+
+    def _score_with(self, tree: Tree, X, y, sample_weight=None) -> float:
+        pred = self._predict_with(tree, X)
         y = encode_targets(y, pred.shape[0])
         w = check_sample_weight(sample_weight, pred.shape[0])
         ss_res = np.dot(w, (y - pred) ** 2)

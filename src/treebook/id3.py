@@ -6,8 +6,15 @@ into one branch per value of ``A``, and splits on the attribute with the largest
 
 * Every column is treated as discrete: a numeric column becomes its set of values.
 * Each attribute is used at most once on a path (its branches are pure in it).
+* Only attributes with two or more values among the node's cases compete; with the
+  default ``min_gain=0`` the best of them is split on even when its gain is 0 (XOR
+  needs that), so an unpruned tree fits any consistent training table exactly.
 * Ties between attributes go to the first in column order; a leaf predicts its
   majority class, ties to the class that sorts first in ``classes_``.
+* A split has one branch per value present at the node. At prediction time a value
+  with no branch there (never seen in training, or not at this node) stops the case at
+  that node: it gets the node's class distribution (C4.5 labels a branch without
+  cases with the most frequent class at its parent, the same prediction).
 * Stopping: ``max_depth``, ``min_samples_split``, a pure node, no attribute left, or
   best gain below ``min_gain`` (Li Hang's ε).
 * Missing values are not part of ID3: they raise an error that points to C4.5.
@@ -50,8 +57,18 @@ class ID3Classifier(DecisionTreeClassifierBase):
     Parameters
     ----------
     max_depth : int or None — stop growing at this depth (root has depth 0).
-    min_samples_split : int ≥ 2 — a node with fewer cases stays a leaf.
-    min_gain : float ≥ 0 — a split whose gain is below this ε is not made.
+    min_samples_split : int ≥ 2 — a node with fewer cases (rows of positive weight)
+        stays a leaf.
+    min_gain : float ≥ 0 — a split whose gain (bits) is below this ε is not made.
+
+    Attributes (after ``fit``)
+    --------------------------
+    tree_ : :class:`treebook.tree.Tree`; classes_ : the sorted class labels;
+    feature_names_in_ : column names (``x0, x1, …`` for arrays); n_leaves_, depth_.
+
+    Tie rules, unseen values and missing values are described in the module docstring.
+    ``fit(X, y, sample_weight=None)`` takes a DataFrame or a 2-D array of any labels;
+    a case weight ``w`` counts as ``w`` identical cases.
     """
 
     _parameter_constraints = {

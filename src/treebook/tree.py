@@ -159,7 +159,9 @@ class Tree:
         weights = np.ones(n)
         done_rows, done_nodes, done_w = [], [], []
         while rows.size:
-            leaf = self.kind[nodes] == NodeKind.LEAF
+            # a node with no training weight (possible after C4.5's subtree raising) has
+            # no branch shares and no distribution of its own: rows stop there
+            leaf = (self.kind[nodes] == NodeKind.LEAF) | (self.weighted_n[nodes] <= 0)
             feat = np.where(leaf, 0, self.feature[nodes])
             x = X[rows, feat]
             branch = np.where(leaf, -1, self._branch(nodes, x))
@@ -173,7 +175,9 @@ class Tree:
             done_nodes.append(nodes[stop])
             done_w.append(weights[stop])
             go = branch >= 0
-            fan = branch == -2
+            # in "stop" mode a missing value has already stopped its row: it must not
+            # also fan out, or the row would end at several nodes
+            fan = (branch == -2) & (missing == "distribute")
             nxt_rows = [rows[go]]
             nxt_nodes = [self.children[self.children_ptr[nodes[go]] + branch[go]]]
             nxt_w = [weights[go]]
@@ -230,7 +234,9 @@ class Tree:
 
         Classification: the relative class frequencies ``C_k / |D|`` of the node each row
         ends at; with ``missing="distribute"`` the frequencies of all end nodes averaged
-        with the row's routing weights.
+        with the row's routing weights. A node that no training case reached (weight 0)
+        answers with the frequencies of its nearest ancestor that has cases, as C4.5 and
+        J48 label an empty branch by its parent.
         """
         rows, nodes, w = self.route(X, missing=missing)
         n = np.asarray(X).shape[0]
@@ -239,6 +245,10 @@ class Tree:
             return np.bincount(rows, weights=vals, minlength=n)
         tot = self.value.sum(axis=1, keepdims=True)
         freq = self.value / np.where(tot > 0, tot, 1.0)
+        if np.any(tot <= 0):
+            for i in range(1, self.node_count):  # pre-order: a parent is fixed first
+                if tot[i, 0] <= 0:
+                    freq[i] = freq[self.parent[i]]
         out = np.zeros((n, self.value.shape[1]))
         np.add.at(out, rows, freq[nodes] * w[:, None])
         return out

@@ -9,3 +9,7 @@ Submodules, one per method:
 
 Every method takes a :class:`treebook.tree.Tree` and returns a new, smaller one.
 """
+
+from .error_based import prune_error_based
+from .pessimistic import prune_pessimistic
+from .cost_complexity import cost_complexity_path, prune_ccp, select_alpha_cv

@@ -1,0 +1,482 @@
+"""C4.5 (Quinlan 1993, release 8): gain ratio, numeric thresholds, unknown values, pruning.
+
+What this module implements is what C4.5 release 8 does (its sources ``build.c``,
+``contin.c``, ``discr.c``, ``info.c``) and what Weka's J48 reimplements
+(``C45ModelSelection``, ``C45Split``, ``InfoGainSplitCrit``, ``GainRatioSplitCrit``).
+Notation: a node holds the cases ``D`` of total weight ``|D|``; for an attribute ``A``,
+``D_?`` are the cases whose value of ``A`` is unknown and ``D_k = D \\ D_?`` the known
+ones, ``F = |D_k| / |D|`` the known fraction.
+
+* **Gain with unknowns**: ``g(D, A) = F · (H(D_k) - H(D_k | A))`` — the gain on the known
+  cases, scaled by their share (:func:`c45_gain`).
+* **Split information with unknowns**: the entropy of the partition of ``D`` into the
+  branches *and* the bag of unknowns, ``H_A(D) = -Σ_{v ∈ branches ∪ {?}} |D_v|/|D| log2
+  |D_v|/|D|`` (:func:`c45_split_information`).
+* **Numeric attribute**: one binary test ``x <= t``. Candidate cuts lie between
+  consecutive sorted known values (more than ``1e-5`` apart); each side must hold at
+  least ``minSplit = clip(0.1 · |D_k| / K, M, 25)`` of the weight (C4.5's MINOBJS rule,
+  ``K`` the number of classes, ``M = min_samples_leaf``). The best cut maximises the gain
+  over one sorted scan with prefix sums (:func:`treebook.splits.threshold_tables`). The
+  MDL correction of release 8 (Quinlan 1996) then charges the choice among the
+  ``N_cuts`` admissible cuts: ``g ← g - log2(N_cuts) / |D|``. The reported threshold
+  is the largest training value not above the midpoint of the chosen cut.
+* **Categorical attribute**: multiway, one branch per category present at the node;
+  admissible only if at least two branches hold ``M`` cases.
+* **Choice**: the largest gain ratio ``g / H_A(D)`` among the admissible tests whose gain
+  is at least the average gain of the admissible tests (less 1e-3, both programs'
+  tolerance); categorical attributes with at least ``0.3 · n`` values (``n`` training
+  rows) are left out of the average unless every attribute is such. Ties go to the
+  first attribute. No test with a positive gain ratio: the node is a leaf.
+* **Stopping**: a pure node, or total weight below ``2M``; after growth a subtree whose
+  training errors are not below its root's (as a leaf) collapses to a leaf
+  (:func:`collapse`).
+* **Unknown values** go down every branch with weight ``|D_v^known| / |D_k|`` (in fit, by
+  :func:`treebook.grow.grow_tree`; in predict, by :meth:`treebook.tree.Tree.route`),
+  so all class counts are weighted.
+* **Pruning**: error-based (:mod:`treebook.prune.error_based`, C4.5's default, with
+  subtree raising) or pessimistic (:mod:`treebook.prune.pessimistic`, Quinlan 1987).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from . import impurity as imp
+from .base import DecisionTreeClassifierBase, Interval, Options
+from .encoding import check_sample_weight, encode_labels
+from .grow import grow_tree
+from .splits import Split, best_index, categorical_table, multiway_split, threshold_tables
+from .tree import NodeKind, Tree
+
+__all__ = [
+    "C45Classifier",
+    "Candidate",
+    "c45_gain",
+    "c45_split_information",
+    "c45_gain_ratio",
+    "min_split_weight",
+    "numeric_candidate",
+    "categorical_candidate",
+    "choose_candidate",
+    "c45_split_finder",
+    "candidate_table",
+    "collapse",
+]
+
+#: C4.5's ``Epsilon``: the slack of the average-gain filter and of the collapse test.
+EPSILON = 1e-3
+#: Cuts closer than this are not cuts (``contin.c``: ``Val(i) < Val(i+1) - 1E-5``).
+MIN_CUT_GAP = 1e-5
+#: J48's ``Utils.SMALL``: weights within this of a bound meet it.
+SMALL = 1e-6
+#: A categorical attribute with at least this fraction of ``n`` values counts as
+#: "many-valued" and is left out of the average gain (``build.c``, ``MultiVal``).
+MANY_VALUES = 0.3
+
+
+# ----------------------------------------------------------------------------- measures
+def _with_unknown_row(table, missing) -> np.ndarray:
+    table = np.asarray(table, dtype=float)
+    missing = np.zeros(table.shape[-1]) if missing is None else np.asarray(missing, float)
+    return np.concatenate([table, missing[None, :]], axis=0)
+
+
+def c45_gain(table, missing=None) -> float:
+    r"""C4.5's information gain with unknown values, in bits.
+
+    ``g(D, A) = F · (H(D_k) - H(D_k | A))`` where ``table`` (shape ``(V, K)``) holds the
+    class counts of the known cases per branch, ``missing`` (shape ``(K,)``) those of the
+    cases with an unknown value, and ``F = |D_k| / |D|`` is the known fraction. Without
+    unknowns it is :func:`treebook.impurity.information_gain`.
+    """
+    full = _with_unknown_row(table, missing)
+    known = full[:-1]
+    total = full.sum()
+    if total <= 0:
+        raise ValueError("table and missing have zero total weight")
+    if known.sum() <= 0:
+        return 0.0
+    return float(known.sum() / total * imp.information_gain(known, check=False))
+
+
+def c45_split_information(table, missing=None) -> float:
+    r"""Split information with unknown values: the unknowns form one more branch.
+
+    ``H_A(D) = -Σ_{v ∈ {1..V, ?}} |D_v|/|D| log2(|D_v|/|D|)``, i.e.
+    :func:`treebook.impurity.split_information` of the table with the row of unknown
+    cases appended.
+    """
+    full = _with_unknown_row(table, missing)
+    return float(imp.split_information(full))
+
+
+def c45_gain_ratio(table, missing=None) -> float:
+    """``g(D, A) / H_A(D)`` with both parts as in C4.5 (0 when the split information is 0)."""
+    iv = c45_split_information(table, missing)
+    return c45_gain(table, missing) / iv if iv > 0 else 0.0
+
+
+def min_split_weight(known_weight: float, n_classes: int, min_samples_leaf: int) -> float:
+    """C4.5's least weight on each side of a numeric cut (``contin.c``, ``MinSplit``).
+
+    ``0.1 · |D_k| / K``, raised to ``min_samples_leaf`` if below it, else capped at 25:
+    a threshold must not split off a handful of cases, more so in a large node.
+    """
+    m = 0.1 * known_weight / n_classes
+    return float(min_samples_leaf) if m <= min_samples_leaf else min(m, 25.0)
+
+
+# ----------------------------------------------------------------------------- candidates
+@dataclass
+class Candidate:
+    """The best test on one attribute at one node, with everything C4.5 scores it by.
+
+    ``gain`` is the gain used for the choice (for a numeric attribute, after the MDL
+    correction ``penalty``; ``raw_gain`` before it). ``table`` holds the known cases per
+    branch, ``missing`` the class counts of the cases with an unknown value.
+    """
+
+    feature: int
+    kind: NodeKind
+    gain: float
+    split_info: float
+    gain_ratio: float
+    table: np.ndarray
+    missing: np.ndarray
+    raw_gain: float
+    penalty: float = 0.0
+    threshold: float = np.nan
+    midpoint: float = np.nan
+    n_cuts: int = 0
+    many_valued: bool = False
+    admissible: bool = True
+
+    def to_split(self) -> Split:
+        info = dict(gain=self.gain, split_info=self.split_info, gain_ratio=self.gain_ratio)
+        if self.kind == NodeKind.THRESHOLD:
+            info.update(raw_gain=self.raw_gain, mdl_penalty=self.penalty, n_cuts=self.n_cuts,
+                        midpoint=self.midpoint)
+            return Split(feature=self.feature, kind=NodeKind.THRESHOLD, score=self.gain_ratio,
+                         threshold=self.threshold, n_branches=2, info=info)
+        return multiway_split(self.feature, self.table, self.gain_ratio, **info)
+
+
+def _ratio(gain: float, split_info: float) -> float:
+    return gain / split_info if split_info > 0 else 0.0
+
+
+def numeric_candidate(x, y, w, *, feature: int, n_classes: int, min_samples_leaf: int,
+                      mdl_correction: bool = True, training_values=None) -> Candidate | None:
+    """The best threshold test ``x <= t`` of one numeric attribute at a node, or None.
+
+    ``x``, ``y``, ``w``: the node's values (NaN unknown), class codes and weights.
+    ``training_values``: the sorted distinct known values of the attribute in the whole
+    training set, from which the reported threshold is taken (default: the node's).
+    """
+    x = np.asarray(x, dtype=float)
+    w = np.asarray(w, dtype=float)
+    total = float(w.sum())
+    scan = threshold_tables(x, y, w, n_classes)           # one sort, prefix sums
+    known_w = float(scan["known"].sum())
+    min_split = min_split_weight(known_w, n_classes, min_samples_leaf)
+    if np.count_nonzero(~np.isnan(x)) < 2 * min_split:   # J48: too few known cases
+        return None
+    tables = scan["tables"]
+    left = tables[:, 0, :].sum(axis=1)
+    ok = ((scan["upper"] - scan["lower"] > MIN_CUT_GAP)
+          & (left >= min_split - SMALL) & (known_w - left >= min_split - SMALL))
+    n_cuts = int(np.count_nonzero(ok))
+    if n_cuts == 0:
+        return None
+    known_fraction = known_w / total
+    gains = known_fraction * imp.information_gain(tables[ok], check=False)
+    j = best_index(gains)                                  # ties: the first (lowest) cut
+    raw_gain = float(gains[j])
+    penalty = np.log2(n_cuts) / total if mdl_correction else 0.0
+    gain = raw_gain - penalty
+    # no cut gains anything, or the best one does not pay for its choice: inadmissible
+    admissible = raw_gain > SMALL and gain >= SMALL
+    lower, upper = scan["lower"][ok][j], scan["upper"][ok][j]
+    midpoint = (lower + upper) / 2
+    if midpoint >= upper:                                  # rounding: keep the cut between
+        midpoint = lower
+    values = scan["lower"] if training_values is None else training_values
+    # C4.5 reports the largest training value not above the midpoint (GreatestValueBelow)
+    below = np.asarray(values)[np.asarray(values) <= midpoint]
+    threshold = float(below.max()) if below.size else float(lower)
+    table = tables[ok][j]
+    split_info = c45_split_information(table, scan["missing"])
+    return Candidate(feature, NodeKind.THRESHOLD, gain, split_info, _ratio(gain, split_info),
+                     table, scan["missing"], raw_gain, penalty, threshold, float(midpoint),
+                     n_cuts, admissible=admissible)
+
+
+def categorical_candidate(codes, y, w, *, feature: int, n_categories: int, n_classes: int,
+                          min_samples_leaf: int) -> Candidate | None:
+    """The multiway test on one categorical attribute at a node (None if no case has a
+    known value); inadmissible unless two branches hold ``min_samples_leaf`` weight."""
+    w = np.asarray(w, dtype=float)
+    table, missing = categorical_table(codes, y, w, n_categories, n_classes)
+    sizes = table.sum(axis=1)
+    if sizes.sum() <= 0:
+        return None
+    gain = c45_gain(table, missing)
+    split_info = c45_split_information(table, missing)
+    return Candidate(feature, NodeKind.MULTIWAY, gain, split_info, _ratio(gain, split_info),
+                     table, missing, gain,
+                     admissible=np.count_nonzero(sizes >= min_samples_leaf - SMALL) >= 2)
+
+
+def choose_candidate(candidates: list) -> tuple[Candidate | None, float]:
+    """C4.5's choice among the admissible tests: ``(best, average gain)``.
+
+    The average gain is taken over the admissible candidates that are not many-valued
+    (when every attribute is many-valued none is marked so, see :func:`c45_split_finder`);
+    the best is the one with the largest gain ratio among the admissible candidates whose
+    gain is at least that average less ``EPSILON``, ties to the first. None when no
+    candidate counts in the average (C4.5 then sets the average to 10⁶, J48 returns "no
+    split"), when nothing qualifies, or when the best gain ratio is not positive.
+    """
+    valid = [c for c in candidates if c is not None and c.admissible]
+    counted = [c for c in valid if not c.many_valued]
+    if not counted:
+        return None, np.nan
+    average = float(np.mean([c.gain for c in counted]))
+    eligible = [c for c in valid if c.gain >= average - EPSILON]
+    if not eligible:
+        return None, average
+    ratios = np.array([c.gain_ratio for c in eligible])
+    best = eligible[best_index(ratios)]
+    return (best if best.gain_ratio > SMALL else None), average
+
+
+def _evaluate(X, y, w, rows, available, ctx) -> list:
+    """Every attribute's best test at a node (None where there is none)."""
+    out = []
+    for f in range(X.shape[1]):
+        if not available[f]:
+            out.append(None)
+            continue
+        x = X[rows, f]
+        if ctx["categorical"][f]:
+            c = categorical_candidate(x, y[rows], w, feature=f,
+                                      n_categories=ctx["n_categories"][f],
+                                      n_classes=ctx["n_classes"],
+                                      min_samples_leaf=ctx["min_samples_leaf"])
+            if c is not None:
+                c.many_valued = ctx["many_valued"][f]
+        else:
+            c = numeric_candidate(x, y[rows], w, feature=f, n_classes=ctx["n_classes"],
+                                  min_samples_leaf=ctx["min_samples_leaf"],
+                                  mdl_correction=ctx["mdl_correction"],
+                                  training_values=ctx["values"][f])
+        out.append(c)
+    return out
+
+
+def _context(X, categorical, n_categories, n_classes, min_samples_leaf, mdl_correction):
+    n = X.shape[0]
+    many = np.array([bool(c) and n_categories[f] >= MANY_VALUES * n
+                     for f, c in enumerate(categorical)])
+    # when every attribute is many-valued, all count in the average (release 8's MultiVal)
+    if many.all():
+        many[:] = False
+    values = [None if c else np.unique(X[~np.isnan(X[:, f]), f])
+              for f, c in enumerate(categorical)]
+    return dict(categorical=list(categorical), n_categories=list(n_categories),
+                n_classes=n_classes, min_samples_leaf=min_samples_leaf,
+                mdl_correction=mdl_correction, many_valued=many, values=values)
+
+
+def c45_split_finder(X, categorical, n_categories, n_classes, *, min_samples_leaf=2,
+                     mdl_correction=True):
+    """The C4.5 split finder for :func:`treebook.grow.grow_tree` on the encoded ``X``.
+
+    ``categorical[f]`` says whether feature ``f`` holds category codes (with
+    ``n_categories[f]`` categories) or numbers.
+    """
+    ctx = _context(X, categorical, n_categories, n_classes, min_samples_leaf, mdl_correction)
+
+    def find(X, y, w, rows, available):
+        if w.sum() < 2 * min_samples_leaf:       # too little weight to make two branches
+            return None
+        best, _ = choose_candidate(_evaluate(X, y, w, rows, available, ctx))
+        return None if best is None else best.to_split()
+
+    return find
+
+
+def candidate_table(X, y, sample_weight=None, *, min_samples_leaf: int = 2,
+                    mdl_correction: bool = True):
+    """Every attribute's C4.5 test at the root, as a table (for reading and teaching).
+
+    ``X``, ``y``: training data as for :meth:`C45Classifier.fit`. Returns a
+    :class:`pandas.DataFrame` indexed by feature name with the columns ``gain``,
+    ``split_info``, ``gain_ratio``, ``raw_gain`` (numeric: before the MDL correction),
+    ``mdl_penalty``, ``n_cuts``, ``threshold``, ``admissible`` (the test may be made at
+    all), ``eligible`` (admissible, with gain at least the average) and ``chosen``; an
+    attribute with no candidate test at all has NaN scores. The frame's
+    ``attrs["average_gain"]`` holds the average gain of the filter.
+    """
+    import pandas as pd
+
+    est = C45Classifier(min_samples_leaf=min_samples_leaf, mdl_correction=mdl_correction)
+    est._validate_params()
+    Xe, w = est._encode_fit(X, sample_weight)
+    classes, yc = encode_labels(y, Xe.shape[0])
+    cats = est.encoder_.categories
+    ctx = _context(Xe, [c is not None for c in cats], [0 if c is None else len(c) for c in cats],
+                   len(classes), min_samples_leaf, mdl_correction)
+    cands = _evaluate(Xe, yc, w, np.arange(Xe.shape[0]), np.ones(Xe.shape[1], bool), ctx)
+    best, average = choose_candidate(cands)
+    rows = {}
+    for name, c in zip(est.encoder_.names, cands):
+        if c is None:
+            rows[name] = dict(gain=np.nan, split_info=np.nan, gain_ratio=np.nan,
+                              raw_gain=np.nan, mdl_penalty=np.nan, n_cuts=0,
+                              threshold=np.nan, admissible=False, eligible=False,
+                              chosen=False)
+            continue
+        rows[name] = dict(gain=c.gain, split_info=c.split_info, gain_ratio=c.gain_ratio,
+                          raw_gain=c.raw_gain, mdl_penalty=c.penalty, n_cuts=c.n_cuts,
+                          threshold=c.threshold, admissible=c.admissible,
+                          eligible=bool(c.admissible and c.gain >= average - EPSILON),
+                          chosen=c is best)
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    frame.attrs["average_gain"] = average
+    return frame
+
+
+# ----------------------------------------------------------------------------- collapse
+def training_errors(tree: Tree) -> np.ndarray:
+    """Per node, the training errors of it as a leaf: ``e(t) = |D_t| - max_k C_k``."""
+    return tree.weighted_n - tree.value.max(axis=1)
+
+
+def subtree_training_errors(tree: Tree) -> np.ndarray:
+    """Per node, the summed training errors of the leaves below it, ``Σ_{l ≤ t} e(l)``."""
+    err = np.where(tree.is_leaf, training_errors(tree), 0.0)
+    out = err.copy()
+    for i in range(tree.node_count - 1, 0, -1):   # reverse pre-order: children first
+        out[tree.parent[i]] += out[i]
+    return out
+
+
+def collapse(tree: Tree, tol: float = EPSILON) -> Tree:
+    """Replace each subtree that does not lower the training error by a leaf.
+
+    C4.5 does this while growing (``build.c``: "see whether we would have been no worse
+    off with a leaf") and J48 right after (``collapse()``): a node whose leaves make at
+    least ``e(t) - tol`` training errors, ``e(t)`` being its own errors as a leaf,
+    becomes a leaf. Checked top-down, so the largest such subtree goes.
+    """
+    if tree.is_regression:
+        raise ValueError("collapse works on classification trees")
+    mask = ~tree.is_leaf & (subtree_training_errors(tree) >= training_errors(tree) - tol)
+    return tree.prune(mask) if mask.any() else tree
+
+
+# ----------------------------------------------------------------------------- estimator
+class C45Classifier(DecisionTreeClassifierBase):
+    """C4.5 decision tree (Quinlan 1993, release 8; as Weka's J48).
+
+    Parameters
+    ----------
+    min_samples_leaf : int ≥ 1 — C4.5's ``-m`` / J48's ``-M``: a test is admissible only
+        if at least two of its branches hold this much weight (numeric tests need
+        ``clip(0.1·|D_k|/K, M, 25)`` on both sides); nodes of weight below ``2M`` stay
+        leaves.
+    pruning : ``"ebp"`` (error-based pruning, C4.5's), ``"pep"`` (pessimistic error
+        pruning, Quinlan 1987) or None (grow only; subtrees that do not lower the
+        training error are still collapsed, as in C4.5).
+    confidence : float in (0, 0.5] — the confidence factor CF of error-based pruning.
+    mdl_correction : bool — charge ``log2(N_cuts)/|D|`` bits for choosing a threshold.
+    subtree_raising : bool — error-based pruning may replace a subtree by its largest
+        branch.
+    max_depth : int or None — an extra stopping rule (not in C4.5).
+    z_source : ``"normal"`` or ``"table"`` — where error-based pruning takes ``z`` from:
+        the exact normal quantile (J48) or C4.5's interpolated table (release 8; this
+        reproduces the numbers of Quinlan's book). See
+        :func:`treebook.prune.error_based.confidence_z`.
+    """
+
+    _parameter_constraints = {
+        "min_samples_leaf": Interval(int, 1, None),
+        "pruning": Options("ebp", "pep", None),
+        "confidence": Interval(float, 0.0, 0.5, closed="right"),
+        "mdl_correction": Options(True, False),
+        "subtree_raising": Options(True, False),
+        "max_depth": Interval(int, 0, None, allow_none=True),
+        "z_source": Options("normal", "table"),
+    }
+    _all_categorical = False
+    _missing = "distribute"
+
+    def __init__(self, min_samples_leaf=2, pruning="ebp", confidence=0.25,
+                 mdl_correction=True, subtree_raising=True, max_depth=None,
+                 z_source="normal"):
+        self.min_samples_leaf = min_samples_leaf
+        self.pruning = pruning
+        self.confidence = confidence
+        self.mdl_correction = mdl_correction
+        self.subtree_raising = subtree_raising
+        self.max_depth = max_depth
+        self.z_source = z_source
+
+    def _grow_unpruned(self, X, y, w) -> Tree:
+        cats = self.encoder_.categories
+        finder = c45_split_finder(
+            X, [c is not None for c in cats], [0 if c is None else len(c) for c in cats],
+            self.n_classes_, min_samples_leaf=self.min_samples_leaf,
+            mdl_correction=self.mdl_correction)
+        tree = grow_tree(X, y, w, find_split=finder, n_classes=self.n_classes_,
+                         node_impurity=imp.entropy, max_depth=self.max_depth,
+                         min_samples_split=2, min_gain=0.0, missing="distribute",
+                         metadata=self._metadata(self.classes_))
+        return collapse(tree)
+
+    def _grow(self, X, y, w):
+        tree = self._grow_unpruned(X, y, w)
+        # kept so that pruning can be redone (a CF slider) without regrowing
+        self.unpruned_tree_ = tree
+        return self._prune(tree, X, y, w)
+
+    def pruned_tree(self, X, y, sample_weight=None, *, confidence=None) -> Tree:
+        """The tree this estimator's pruning gives at another confidence factor.
+
+        ``X``, ``y`` (and ``sample_weight``) must be the training data passed to
+        :meth:`fit`: the stored ``unpruned_tree_`` is pruned again (for a CF slider),
+        without regrowing. ``confidence`` defaults to the estimator's.
+        """
+        self._check_fitted()
+        Xe = self._encode(X)
+        lookup = {c: k for k, c in enumerate(self.classes_.tolist())}
+        labels = y.to_numpy() if hasattr(y, "to_numpy") else np.asarray(y)
+        try:
+            yc = np.fromiter((lookup[v] for v in labels.tolist()), np.int64, count=len(labels))
+        except KeyError as exc:
+            raise ValueError(f"y holds a label {exc.args[0]!r} not seen in fit") from None
+        w = check_sample_weight(sample_weight, Xe.shape[0])
+        if confidence is not None:
+            Interval(float, 0.0, 0.5, closed="right").check("confidence", confidence)
+        return self._prune(self.unpruned_tree_, Xe, yc, w, confidence)
+
+    def to_rules(self, **kwargs):
+        """IF-THEN rules (:func:`treebook.render.to_rules`); by default each condition also
+        shows the weight an unknown value carries into its branch (``show_missing``)."""
+        kwargs.setdefault("show_missing", True)
+        return super().to_rules(**kwargs)
+
+    def _prune(self, tree, X, y, w, confidence=None):
+        from .prune.error_based import prune_error_based
+        from .prune.pessimistic import prune_pessimistic
+
+        if self.pruning == "ebp":
+            return prune_error_based(
+                tree, X, y, w, confidence=self.confidence if confidence is None else confidence,
+                subtree_raising=self.subtree_raising, z_source=self.z_source)
+        if self.pruning == "pep":
+            return prune_pessimistic(tree)
+        return tree

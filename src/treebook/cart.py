@@ -1,0 +1,482 @@
+"""CART (Breiman, Friedman, Olshen and Stone 1984): binary trees for classes and numbers.
+
+Every split is binary. A numeric feature ``x`` is cut at the midpoint ``t`` of two
+adjacent distinct values at the node (``x <= t`` goes left); a categorical feature splits
+its categories into two subsets. The split chosen maximises the decrease of impurity: Gini
+or entropy for classes, squared error (variance) for regression.
+
+The numerics follow scikit-learn's ``DecisionTreeClassifier``/``Regressor``
+{cite}`pedregosa2011`, so that on numeric data where no two candidate splits tie the two
+packages grow the same tree:
+
+* a cut lies between sorted neighbours ``v < v'`` only when ``v' > v + 1e-7``
+  (scikit-learn's ``FEATURE_THRESHOLD``), at ``t = v/2 + v'/2`` (``v`` if that rounds up
+  to ``v'``);
+* both children must keep ``min_samples_leaf`` rows; a node with fewer than
+  ``max(min_samples_split, 2·min_samples_leaf)`` rows, with impurity ``<= eps`` (machine
+  epsilon) or at ``max_depth`` is a leaf;
+* the weighted impurity improvement
+  ``(|D|/|D_root|)·(I(D) - |D_1|/|D|·I(D_1) - |D_2|/|D|·I(D_2))`` plus ``eps`` must reach
+  ``min_impurity_decrease``;
+* rows with zero sample weight take no part.
+
+**Ties.** scikit-learn visits features in a random order (``random_state``) and keeps
+the first best split it meets, so when two splits score the same its choice depends on
+the seed. Here the tree is deterministic: scores within a relative ``1e-12`` of each
+other tie (two features that cut the same rows score the same up to rounding), and the
+first feature in column order wins, then within a feature the smallest threshold.
+``random_state`` is accepted so that code written for scikit-learn runs, and is not used.
+
+**Categorical features** (pandas categorical/object/bool columns) split into two subsets
+of the categories present at the node:
+
+* two classes, or regression: the categories are sorted by the proportion of class 1
+  (by the mean response) and only the ``L - 1`` cuts along that order are scanned; Breiman
+  et al. prove one of them is optimal (see chapter 4), so the result is the best of all
+  ``2^(L-1) - 1`` subsets;
+* three or more classes: every subset is tried when at most 12 categories are present
+  (at most 2047 partitions); above that, a heuristic — for each class ``k``, the cuts
+  along the order of the proportion of class ``k`` — which is *not* guaranteed optimal;
+* a category absent at the node gets no branch: a case with it stops at the node and
+  receives the node's distribution (as does a category never seen in training).
+
+**Growers.** Numeric data grow with the fast level-wise grower
+(:func:`treebook.levelwise.grow_levelwise`); data with a categorical column with the
+readable recursive grower (:func:`treebook.grow.grow_tree`) and
+:func:`cart_split_finder`. Both build identical trees on numeric data (tested);
+``grower=`` chooses explicitly. Missing values are not supported (CART's surrogate splits
+are not implemented): impute them first.
+
+**Pruning.** ``ccp_alpha > 0`` prunes the grown tree by minimal cost-complexity pruning
+(:mod:`treebook.prune.cost_complexity`); ``ccp_risk`` chooses the risk ``R(t)``
+(``"impurity"``: scikit-learn's; ``"misclassification"``: Breiman et al.'s and rpart's).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .base import DecisionTreeClassifierBase, DecisionTreeRegressorBase, Interval, Options
+from .grow import grow_tree
+from .levelwise import EPSILON, apply_binary, grow_levelwise, node_summaries
+from .splits import (
+    FEATURE_THRESHOLD,
+    SPLIT_SCORES,
+    Split,
+    all_subset_masks,
+    categorical_table,
+    category_order,
+    midpoint_threshold,
+    ordered_subset_masks,
+    squared_error_split_score,
+    subset_branch_of_code,
+    subset_tables,
+    threshold_moments,
+    tie_floor,
+    threshold_tables,
+)
+from .tree import NodeKind, Tree
+
+__all__ = [
+    "CARTClassifier",
+    "CARTRegressor",
+    "cart_split_finder",
+    "grow_cart",
+    "naive_best_threshold",
+    "MAX_EXHAUSTIVE_CATEGORIES",
+]
+
+#: with three or more classes, every subset split is tried up to this many categories
+MAX_EXHAUSTIVE_CATEGORIES = 12
+
+
+# ------------------------------------------------------------------ one node, one feature
+def _threshold_candidates(x, y, w, node, n_classes, criterion, min_samples_leaf):
+    """Scores of every admissible cut of a numeric feature (the sorted scan)."""
+    value, W = node
+    if n_classes == 0:
+        mom = threshold_moments(x, y, w)
+        lower, upper, w_left = mom["lower"], mom["upper"], mom["W"]
+    else:
+        tt = threshold_tables(x, y, w, n_classes)
+        lower, upper, tables = tt["lower"], tt["upper"], tt["tables"]
+        w_left = tables[:, 0, :].sum(axis=1)
+    ok = upper > lower + FEATURE_THRESHOLD
+    n_left = np.searchsorted(np.sort(x), lower, side="right")
+    ok &= (n_left >= min_samples_leaf) & (x.shape[0] - n_left >= min_samples_leaf)
+    if not ok.any():
+        return None
+    w_right = W - w_left
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if n_classes == 0:
+            s_left = mom["S1"] - w_left * value[0]
+            score = squared_error_split_score(s_left, w_left, w_right)
+        else:
+            score = _class_score(tables[:, 0, :], value, w_left, w_right, n_classes, criterion)
+    score, i = _first_best(np.where(ok, score, -np.inf))  # ties: the smallest threshold
+    return score, float(midpoint_threshold(lower[i], upper[i])), None
+
+
+def _first_best(score):
+    """The maximum and the first index whose score ties with it (see ``SCORE_RTOL``)."""
+    top = float(score.max())
+    return top, int(np.flatnonzero(score >= tie_floor(top))[0])
+
+
+def _class_score(left_table, value, w_left, w_right, n_classes, criterion):
+    """Arrange the columns exactly as the level-wise grower does, then score."""
+    fn = SPLIT_SCORES[criterion]
+    if n_classes == 2:
+        l1 = left_table[:, 1]
+        r1 = value[1] - l1
+        if criterion == "gini":
+            return fn([None, l1], [None, r1], w_left, w_right)
+        return fn([w_left - l1, l1], [w_right - r1, r1], w_left, w_right)
+    left = [left_table[:, k] for k in range(n_classes)]
+    right = [value[k] - left[k] for k in range(n_classes)]
+    return fn(left, right, w_left, w_right)
+
+
+def _subset_candidates(codes, y, w, node, n_classes, n_categories, criterion,
+                       min_samples_leaf):
+    """Best split of a categorical feature into two category subsets."""
+    value, W = node
+    codes = codes.astype(np.int64)
+    rows_per_cat = np.bincount(codes, minlength=n_categories)
+    present = np.flatnonzero(rows_per_cat > 0)
+    if present.size < 2:
+        return None
+    if n_classes == 0:
+        Wc = np.bincount(codes, weights=w, minlength=n_categories)
+        S1c = np.bincount(codes, weights=w * y, minlength=n_categories)
+        means = np.divide(S1c, Wc, out=np.zeros_like(S1c), where=Wc > 0)
+        masks = ordered_subset_masks(category_order(Wc[:, None], means=means), n_categories)
+        sides = masks.astype(float) @ np.stack([Wc, S1c], axis=1)
+        w_left = sides[:, 0]
+        s_left = sides[:, 1] - w_left * value[0]
+    else:
+        table, _ = categorical_table(codes.astype(float), y, w, n_categories, n_classes)
+        if n_classes == 2:
+            masks = ordered_subset_masks(category_order(table), n_categories)
+        elif present.size <= MAX_EXHAUSTIVE_CATEGORIES:
+            masks = all_subset_masks(present, n_categories)
+        else:
+            masks = np.concatenate([ordered_subset_masks(category_order(table, by=k),
+                                                         n_categories)
+                                    for k in range(n_classes)])
+        left_table = subset_tables(table, masks)[:, 0, :]
+        w_left = left_table.sum(axis=1)
+    n_left = masks.astype(np.int64) @ rows_per_cat
+    ok = (n_left >= min_samples_leaf) & (codes.shape[0] - n_left >= min_samples_leaf)
+    if not ok.any():
+        return None
+    w_right = W - w_left
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if n_classes == 0:
+            score = squared_error_split_score(s_left, w_left, w_right)
+        else:
+            score = _class_score(left_table, value, w_left, w_right, n_classes, criterion)
+    score, i = _first_best(np.where(ok, score, -np.inf))
+    return score, np.nan, subset_branch_of_code(masks[i], present)
+
+
+def cart_split_finder(*, n_classes: int, criterion: str, categorical, n_categories,
+                      min_samples_leaf: int, min_impurity_decrease: float, root_weight: float):
+    """CART's split finder for :func:`treebook.grow.grow_tree`.
+
+    For every feature, the best binary split by the sorted scan (numeric) or the subset
+    search (categorical); across features the highest score, ties to the first feature.
+    Returns ``None`` when no cut keeps ``min_samples_leaf`` rows on each side, or when the
+    weighted impurity improvement (scikit-learn's formula, ``Split.score``) plus ``eps``
+    is below ``min_impurity_decrease``.
+    """
+    categorical = np.asarray(categorical, dtype=bool)
+
+    def find(X, y, w, rows, available):
+        yr = y[rows]
+        value, W, _, imp_node = node_summaries(np.zeros(rows.shape[0], np.intp), yr, w, 1,
+                                               n_classes, criterion)
+        node = (value[0], W[0])
+        best = None
+        for f in np.flatnonzero(available):
+            x = X[rows, f]
+            if categorical[f]:
+                cand = _subset_candidates(x, yr, w, node, n_classes, n_categories[f],
+                                          criterion, min_samples_leaf)
+            else:
+                cand = _threshold_candidates(x, yr, w, node, n_classes, criterion,
+                                             min_samples_leaf)
+            if cand is not None and (best is None or tie_floor(cand[0]) > best[1]):
+                best = (int(f), *cand)
+        if best is None:
+            return None
+        f, score, threshold, codes = best
+        x = X[rows, f]
+        if codes is None:
+            right = x > threshold
+            split = Split(feature=f, kind=NodeKind.THRESHOLD, score=0.0, threshold=threshold)
+        else:
+            right = codes[x.astype(np.int64)] == 1
+            split = Split(feature=f, kind=NodeKind.SUBSET, score=0.0, branch_of_code=codes)
+        _, cW, _, c_imp = node_summaries(right.astype(np.intp), yr, w, 2, n_classes, criterion)
+        Wt = W[0]
+        improvement = (Wt / root_weight) * (imp_node[0] - (cW[1] / Wt * c_imp[1])
+                                            - (cW[0] / Wt * c_imp[0]))
+        if improvement + EPSILON < min_impurity_decrease:
+            return None
+        split.score = float(improvement)
+        split.info = {"improvement": float(improvement), "scan_score": score}
+        return split
+
+    return find
+
+
+def grow_cart(X, y, sample_weight, *, n_classes: int, criterion: str, categorical=None,
+              n_categories=None, max_depth=None, min_samples_split: int = 2,
+              min_samples_leaf: int = 1, min_impurity_decrease: float = 0.0,
+              grower: str = "recursive", metadata: dict | None = None) -> Tree:
+    """Grow a CART tree with the recursive grower (``grower="recursive"``, any features)
+    or the level-wise grower (``"levelwise"``, numeric features only)."""
+    X = np.asarray(X, dtype=float)
+    w = np.asarray(sample_weight, dtype=float)
+    categorical = (np.zeros(X.shape[1], bool) if categorical is None
+                   else np.asarray(categorical, dtype=bool))
+    params = dict(n_classes=n_classes, criterion=criterion, max_depth=max_depth,
+                  min_samples_split=min_samples_split, min_samples_leaf=min_samples_leaf,
+                  min_impurity_decrease=min_impurity_decrease, metadata=metadata)
+    if grower == "levelwise":
+        if categorical.any():
+            raise ValueError("grower='levelwise' handles numeric features only; use "
+                             "grower='recursive' (or 'auto') for categorical columns")
+        return grow_levelwise(X, y, w, **params)
+    if grower != "recursive":
+        raise ValueError(f"grower must be 'levelwise' or 'recursive'; got {grower!r}")
+    if np.any(w == 0):  # zero-weight rows take no part (scikit-learn drops them too)
+        keep = w > 0
+        X, y, w = X[keep], np.asarray(y)[keep], w[keep]
+    y = np.asarray(y, dtype=float if n_classes == 0 else np.int64)
+    root_weight = float(node_summaries(np.zeros(X.shape[0], np.intp), y, w, 1, n_classes,
+                                       criterion)[1][0])
+    n_categories = n_categories if n_categories is not None else [0] * X.shape[1]
+    finder = cart_split_finder(n_classes=n_classes, criterion=criterion,
+                               categorical=categorical, n_categories=n_categories,
+                               min_samples_leaf=min_samples_leaf,
+                               min_impurity_decrease=min_impurity_decrease,
+                               root_weight=root_weight)
+
+    def stats(rows, w_rows):
+        value, W, _, imp_node = node_summaries(np.zeros(rows.shape[0], np.intp), y[rows],
+                                               w_rows, 1, n_classes, criterion)
+        return value[0], float(W[0]), float(imp_node[0]), imp_node[0] <= EPSILON
+
+    return grow_tree(X, y, w, find_split=finder, n_classes=n_classes,
+                     max_depth=max_depth,
+                     min_samples_split=max(min_samples_split, 2 * min_samples_leaf),
+                     min_gain=-np.inf, metadata=metadata, node_stats=stats)
+
+
+# ------------------------------------------------------------------ the naive scan
+def naive_best_threshold(x, y, n_classes: int):
+    """The O(n²) split search the sorted scan replaces, for comparison only.
+
+    For every midpoint ``t`` between distinct values it builds the mask ``x <= t``,
+    counts the classes on each side and computes the weighted Gini index
+    ``Gini(D, t) = |D_1|/|D|·Gini(D_1) + |D_2|/|D|·Gini(D_2)``: ``O(n)`` work for each of
+    up to ``n - 1`` thresholds. Returns ``(threshold, gini_index)`` of the first best.
+    """
+    from .impurity import gini_index
+
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y)
+    values = np.unique(x)
+    best_t, best_g = np.nan, np.inf
+    for t in midpoint_threshold(values[:-1], values[1:]):
+        left = x <= t
+        table = np.stack([np.bincount(y[left], minlength=n_classes),
+                          np.bincount(y[~left], minlength=n_classes)])
+        g = gini_index(table, check=False)
+        if g < best_g:
+            best_t, best_g = float(t), float(g)
+    return best_t, best_g
+
+
+# ------------------------------------------------------------------ estimators
+_CART_CONSTRAINTS = {
+    "max_depth": Interval(int, 1, None, allow_none=True),
+    "min_samples_split": Interval(int, 2, None),
+    "min_samples_leaf": Interval(int, 1, None),
+    "min_impurity_decrease": Interval(float, 0.0, None),
+    "ccp_alpha": Interval(float, 0.0, None),
+    "ccp_risk": Options("impurity", "misclassification"),
+    "grower": Options("auto", "levelwise", "recursive"),
+}
+
+_MISSING_HINT = ("CART here has no rule for missing values (surrogate splits are not "
+                 "implemented): impute them first, or use C45Classifier, which sends such "
+                 "cases down every branch with fractional weights.")
+
+
+class _CARTMixin:
+    _missing = "error"
+    _missing_hint = _MISSING_HINT
+
+    def _check_random_state(self):
+        rs = self.random_state
+        if rs is not None and not isinstance(rs, (int, np.integer, np.random.RandomState,
+                                                  np.random.Generator)) or isinstance(rs, bool):
+            raise TypeError(f"random_state must be None, an int or a numpy random generator; "
+                            f"got {rs!r}")
+
+    def _grow_cart(self, X, y, w, n_classes, classes):
+        from .prune.cost_complexity import prune_ccp
+
+        self._check_random_state()
+        categorical = self.encoder_.is_categorical
+        grower = self.grower
+        if grower == "auto":
+            grower = "recursive" if categorical.any() else "levelwise"
+        metadata = self._metadata(classes)
+        metadata["extra"] = {"algorithm": "CART", "criterion": self.criterion}
+        tree = grow_cart(
+            X, y, w, n_classes=n_classes, criterion=self.criterion, categorical=categorical,
+            n_categories=[0 if c is None else len(c) for c in self.encoder_.categories],
+            max_depth=self.max_depth, min_samples_split=self.min_samples_split,
+            min_samples_leaf=self.min_samples_leaf,
+            min_impurity_decrease=self.min_impurity_decrease, grower=grower,
+            metadata=metadata)
+        self.full_tree_ = tree
+        if self.ccp_alpha > 0:
+            tree = prune_ccp(tree, self.ccp_alpha, risk=self.ccp_risk)
+        return tree
+
+    def _encode(self, X):
+        # a float matrix for a model fitted on numeric columns needs no encoding: check
+        # it is finite and use it as it is (the general encoder copies column by column;
+        # it still runs, and reports the problem, when a value is missing or infinite)
+        self._check_fitted()
+        if (isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype.kind == "f"
+                and X.shape[0] > 0 and X.shape[1] == self.n_features_in_
+                and not self.encoder_.is_categorical.any() and np.isfinite(X).all()):
+            return np.asarray(X, dtype=float)
+        return super()._encode(X)
+
+    # prediction: a tree of threshold splits walks the fast path; others the general one
+    def _apply_tree(self, tree: Tree, X) -> np.ndarray:
+        Xe = self._encode(X)
+        if np.all((tree.kind == NodeKind.LEAF) | (tree.kind == NodeKind.THRESHOLD)):
+            return apply_binary(tree, Xe)
+        return tree.apply(Xe)
+
+    def apply(self, X) -> np.ndarray:
+        """Node id where each row ends (a leaf, or a node where its category is unseen)."""
+        return self._apply_tree(self.tree_, X)
+
+    def _clone(self, **params):
+        est = type(self)(**self.get_params())
+        return est.set_params(**params)
+
+    def cost_complexity_pruning_path(self, X, y, sample_weight=None, risk=None):
+        """The weakest-link pruning path of the tree grown on ``(X, y)`` with
+        ``ccp_alpha=0``: a :class:`~treebook.prune.cost_complexity.PruningPath` with
+        ``ccp_alphas`` (increasing) and ``impurities`` (the total leaf risk ``R(T_α)`` of
+        each subtree), like scikit-learn's. ``risk`` (default: ``ccp_risk``) is
+        ``"impurity"`` (scikit-learn: ``R(t) = |D_t|/|D|·I(t)``) or
+        ``"misclassification"`` (Breiman et al., rpart: ``R(t)`` = the weight ``t``
+        misclassifies over ``|D|``)."""
+        from .prune.cost_complexity import cost_complexity_path
+
+        est = self._clone(ccp_alpha=0.0).fit(X, y, sample_weight=sample_weight)
+        return cost_complexity_path(est.tree_, risk=risk or self.ccp_risk)
+
+
+class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
+    """CART classification tree (Breiman et al. 1984) with scikit-learn's numerics.
+
+    Parameters
+    ----------
+    criterion : ``"gini"`` (default) or ``"entropy"`` (in bits).
+    max_depth : int ≥ 1 or None — nodes at this depth are leaves.
+    min_samples_split : int ≥ 2 — a node with fewer rows is a leaf.
+    min_samples_leaf : int ≥ 1 — each child of a split keeps at least this many rows.
+    min_impurity_decrease : float ≥ 0 — a split is made only if its weighted impurity
+        improvement ``(|D|/|D_root|)·ΔI`` (plus machine epsilon) reaches this.
+    ccp_alpha : float ≥ 0 — complexity parameter α of minimal cost-complexity pruning;
+        0 means no pruning.
+    random_state : accepted for scikit-learn compatibility; unused (ties are broken by
+        column order, so the tree is deterministic).
+    ccp_risk : ``"impurity"`` (scikit-learn) or ``"misclassification"`` (Breiman, rpart) —
+        the risk ``R(t)`` used by ``ccp_alpha`` and the pruning path.
+    grower : ``"auto"`` (level-wise on numeric data, recursive with categorical columns),
+        ``"levelwise"`` or ``"recursive"``.
+
+    See the module docstring for splits, ties, categorical subsets and missing values.
+    """
+
+    _parameter_constraints = {"criterion": Options("gini", "entropy"), **_CART_CONSTRAINTS}
+
+    def __init__(self, criterion="gini", max_depth=None, min_samples_split=2,
+                 min_samples_leaf=1, min_impurity_decrease=0.0, ccp_alpha=0.0,
+                 random_state=None, ccp_risk="impurity", grower="auto"):
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.ccp_alpha = ccp_alpha
+        self.random_state = random_state
+        self.ccp_risk = ccp_risk
+        self.grower = grower
+
+    def _grow(self, X, y, w):
+        return self._grow_cart(X, y, w, self.n_classes_, self.classes_)
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Class frequencies ``C_k/|D|`` of the node each row reaches."""
+        self._check_fitted()
+        return self._proba_with(self.tree_, X)
+
+    def _proba_with(self, tree: Tree, X) -> np.ndarray:
+        end = self._apply_tree(tree, X)
+        tot = tree.value.sum(axis=1, keepdims=True)
+        return (tree.value / np.where(tot > 0, tot, 1.0))[end]
+
+    def _predict_with(self, tree: Tree, X) -> np.ndarray:
+        # the majority class of the end node; ties to the class first in classes_
+        return self.classes_[np.argmax(tree.value, axis=1)[self._apply_tree(tree, X)]]
+
+
+class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
+    """CART regression tree: least-squares splits, leaves predict the mean response.
+
+    Parameters are those of :class:`CARTClassifier` with ``criterion="squared_error"``
+    (the only choice): a split minimises ``Σ_{left}(y_i - ȳ_1)² + Σ_{right}(y_i - ȳ_2)²``
+    (weighted). ``ccp_risk`` must be ``"impurity"`` (the squared error; there is no
+    misclassification for numbers).
+    """
+
+    _parameter_constraints = {"criterion": Options("squared_error"), **_CART_CONSTRAINTS}
+
+    def __init__(self, criterion="squared_error", max_depth=None, min_samples_split=2,
+                 min_samples_leaf=1, min_impurity_decrease=0.0, ccp_alpha=0.0,
+                 random_state=None, ccp_risk="impurity", grower="auto"):
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.ccp_alpha = ccp_alpha
+        self.random_state = random_state
+        self.ccp_risk = ccp_risk
+        self.grower = grower
+
+    def _validate_params(self):
+        super()._validate_params()
+        if self.ccp_risk != "impurity":
+            raise ValueError("ccp_risk must be 'impurity' for a regression tree (there is "
+                             f"no misclassification of numbers); got {self.ccp_risk!r}")
+
+    def _grow(self, X, y, w):
+        return self._grow_cart(X, y, w, 0, None)
+
+    def _predict_with(self, tree: Tree, X) -> np.ndarray:
+        return tree.value[self._apply_tree(tree, X), 0]

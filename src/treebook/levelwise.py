@@ -1,0 +1,483 @@
+"""The fast exact grower: all nodes of one depth split together, from one presort.
+
+The recursive grower (:func:`treebook.grow.grow_tree`) sorts the cases of every node for
+every feature: ``O(n log n)`` per node and feature, and Python work per node. This grower
+does what SLIQ {cite}`mehta1996` and SPRINT {cite}`shafer1996` do with their *presorted
+attribute lists*, in numpy:
+
+1. **Presort once.** For each feature ``f`` keep ``order[f]``, the row ids sorted by
+   ``x_f`` (stable: ties in row order), as ``int32``.
+2. **Nodes as segments.** At every depth the open nodes' rows lie in ``order[f]`` as
+   consecutive segments, the same segments for every feature, each sorted by ``x_f``.
+3. **Score every cut of every node at once.** One cumulative sum of the class weights
+   along ``order[f]``, minus its value at each segment's start, gives the left counts of
+   every cut of every node; :mod:`treebook.splits`' CART scores turn them into scores; a
+   segmented maximum (``np.maximum.reduceat``) picks each node's best cut. The Python loop
+   runs over features and depths, never over nodes or rows.
+4. **Stable partition.** Each node sends its rows left or right; a cumulative count of
+   left rows gives every row its place in its child's segment, so every ``order[f]`` stays
+   sorted inside the children without sorting again.
+
+Numeric features only (categorical subsets go through the recursive grower). The result
+equals the recursive grower's tree: same cut candidates (a cut lies between sorted
+neighbours ``v < v'`` with ``v' > v + 1e-7``), same scores, the same tie rule (the first
+feature in column order, then the smallest threshold), the same node statistics summed in
+the same order. With integer weights (no weights) every count is an exact integer and the
+trees are identical bit for bit; with fractional weights or regression the prefix sums
+are rounded differently, so two cuts whose scores tie to within rounding may be chosen
+differently.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import impurity as imp
+from .splits import (
+    FEATURE_THRESHOLD,
+    SPLIT_SCORES,
+    midpoint_threshold,
+    squared_error_split_score,
+    tie_floor,
+)
+from .tree import NodeKind, Tree
+
+__all__ = ["grow_levelwise", "node_summaries", "EPSILON", "NODE_IMPURITY"]
+
+#: scikit-learn's tolerance: a node with impurity ``<= EPSILON`` is pure, and a split is
+#: kept when ``improvement + EPSILON >= min_impurity_decrease``
+EPSILON = float(np.finfo(np.float64).eps)
+
+NODE_IMPURITY = {"gini": imp.gini, "entropy": imp.entropy}
+
+
+def node_summaries(keys, y, w, n_nodes: int, n_classes: int, criterion: str):
+    """Statistics of many nodes at once from rows labelled by node ``keys``.
+
+    Returns ``(value, weighted_n, n_samples, impurity)``, one row per node:
+    classification ``value`` = weighted class counts ``C_k`` and impurity by
+    ``criterion`` (:mod:`treebook.impurity`); regression (``n_classes=0``) ``value`` = the
+    weighted mean ``ȳ = S1/W`` and impurity = ``S2/W - ȳ²`` (scikit-learn's formula), with
+    ``W = Σ w``, ``S1 = Σ w y``, ``S2 = Σ w y²``. Every sum is a ``np.bincount``, which adds
+    in row order: the recursive grower calls this for one node (all keys 0) and gets the
+    same bits as the level-wise grower calling it for a whole level.
+    """
+    keys = np.asarray(keys, dtype=np.intp)
+    W = np.bincount(keys, weights=w, minlength=n_nodes)
+    n = np.bincount(keys, minlength=n_nodes)
+    if n_classes == 0:
+        wy = w * y
+        S1 = np.bincount(keys, weights=wy, minlength=n_nodes)
+        S2 = np.bincount(keys, weights=wy * y, minlength=n_nodes)
+        safe = np.where(W > 0, W, 1.0)
+        value = (S1 / safe)[:, None]
+        impurity = np.asarray(imp.variance_from_sums(W, S1, S2, check=False), dtype=float)
+    else:
+        flat = np.bincount(keys * n_classes + y, weights=w, minlength=n_nodes * n_classes)
+        value = flat.reshape(n_nodes, n_classes)
+        impurity = np.asarray(NODE_IMPURITY[criterion](value, check=False), dtype=float)
+    return value, W, n, impurity.reshape(n_nodes)
+
+
+class _Nodes:
+    """The grown nodes, level by level (ids in creation order), before pre-ordering."""
+
+    def __init__(self, n_out: int):
+        self.parent, self.depth, self.value = [], [], []
+        self.weighted_n, self.n_samples, self.impurity = [], [], []
+        self.n_out = n_out
+        self.count = 0
+        self.split_ids, self.split_feature, self.split_threshold, self.split_left = [], [], [], []
+
+    def add(self, parent, depth, value, W, n, impurity) -> np.ndarray:
+        k = int(np.shape(W)[0])
+        ids = np.arange(self.count, self.count + k)
+        self.count += k
+        self.parent.append(np.asarray(parent, dtype=np.int64))
+        self.depth.append(np.full(k, depth, dtype=np.int64))
+        self.value.append(np.asarray(value, dtype=float).reshape(k, self.n_out))
+        self.weighted_n.append(np.asarray(W, dtype=float))
+        self.n_samples.append(np.asarray(n, dtype=np.int64))
+        self.impurity.append(np.asarray(impurity, dtype=float))
+        return ids
+
+    def split(self, ids, feature, threshold, left_child) -> None:
+        self.split_ids.append(ids)
+        self.split_feature.append(feature)
+        self.split_threshold.append(threshold)
+        self.split_left.append(left_child)
+
+    def tree(self, is_regression: bool, metadata: dict) -> Tree:
+        """Renumber in depth-first pre-order (left before right) and freeze, with the
+        same arrays and dtypes as :meth:`treebook.tree.TreeBuilder.build`."""
+        N = self.count
+        parent = np.concatenate(self.parent)
+        depth = np.concatenate(self.depth)
+        left = np.full(N, -1, dtype=np.int64)  # left child (the right one is left + 1)
+        feature = np.full(N, -1, dtype=np.int64)
+        threshold = np.full(N, np.nan)
+        if self.split_ids:
+            s_ids = np.concatenate(self.split_ids)
+            left[s_ids] = np.concatenate(self.split_left)
+            feature[s_ids] = np.concatenate(self.split_feature)
+            threshold[s_ids] = np.concatenate(self.split_threshold)
+        is_split = left >= 0
+        # subtree sizes bottom-up: children always have larger ids than their parent
+        size = np.ones(N, dtype=np.int64)
+        levels = np.split(np.arange(N), np.cumsum([p.shape[0] for p in self.parent])[:-1])
+        for ids in reversed(levels):
+            s = ids[is_split[ids]]
+            size[s] += size[left[s]] + size[left[s] + 1]
+        pre = np.zeros(N, dtype=np.int64)
+        for ids in levels:
+            s = ids[is_split[ids]]
+            pre[left[s]] = pre[s] + 1
+            pre[left[s] + 1] = pre[s] + 1 + size[left[s]]
+        inv = np.empty(N, dtype=np.int64)
+        inv[pre] = np.arange(N)  # inv[new id] = old id
+        split_new = is_split[inv]
+        n_children = np.where(split_new, 2, 0)
+        l_old = left[inv][split_new]
+        children = np.stack([pre[l_old], pre[l_old + 1]], axis=1).ravel()
+        par = parent[inv]
+        return Tree(
+            kind=np.where(split_new, NodeKind.THRESHOLD, NodeKind.LEAF).astype(np.int8),
+            feature=feature[inv],
+            threshold=threshold[inv],
+            children_ptr=np.concatenate([[0], np.cumsum(n_children)]).astype(np.int64),
+            children=children.astype(np.int64),
+            code_ptr=np.zeros(N + 1, dtype=np.int64),
+            branch_of_code=np.empty(0, dtype=np.int64),
+            parent=np.where(par >= 0, pre[np.maximum(par, 0)], -1).astype(np.int64),
+            depth=depth[inv],
+            value=np.concatenate(self.value)[inv],
+            weighted_n=np.concatenate(self.weighted_n)[inv],
+            n_samples=np.concatenate(self.n_samples)[inv],
+            impurity=np.concatenate(self.impurity)[inv],
+            is_regression=is_regression,
+            **metadata,
+        )
+
+
+def grow_levelwise(
+    X: np.ndarray,
+    y: np.ndarray,
+    sample_weight: np.ndarray,
+    *,
+    n_classes: int,
+    criterion: str = "gini",
+    max_depth: int | None = None,
+    min_samples_split: int = 2,
+    min_samples_leaf: int = 1,
+    min_impurity_decrease: float = 0.0,
+    metadata: dict | None = None,
+) -> Tree:
+    """Grow a CART tree on numeric ``X`` level by level (see the module docstring).
+
+    Parameters are CART's (:class:`treebook.cart.CARTClassifier`); ``n_classes=0`` means
+    regression (``criterion="squared_error"``). Rows with zero weight take no part, as in
+    scikit-learn. A node is a leaf when its depth is ``max_depth``, it has fewer than
+    ``max(min_samples_split, 2·min_samples_leaf)`` rows, its impurity is ``<= EPSILON``,
+    no cut leaves ``min_samples_leaf`` rows on both sides, or the best cut's weighted
+    improvement ``(|D|/|D_root|)·(I(D) - |D_1|/|D|·I(D_1) - |D_2|/|D|·I(D_2))`` plus
+    ``EPSILON`` is below ``min_impurity_decrease``.
+    """
+    X = np.asarray(X, dtype=float)
+    w = np.asarray(sample_weight, dtype=float)
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D; got shape {X.shape}")
+    if not np.all(np.isfinite(X)):
+        raise ValueError("the level-wise grower needs finite numeric features (no NaN/inf)")
+    if np.any(w == 0):
+        keep = w > 0
+        X, y, w = X[keep], np.asarray(y)[keep], w[keep]
+    n, m = X.shape
+    regression = n_classes == 0
+    K = n_classes
+    if not regression and criterion not in SPLIT_SCORES:
+        raise ValueError(f"criterion must be 'gini' or 'entropy'; got {criterion!r}")
+    max_depth = np.inf if max_depth is None else max_depth
+    msl = int(min_samples_leaf)
+    mss = max(int(min_samples_split), 2 * msl)
+    unit = bool(np.all(w == 1.0))
+    y = np.asarray(y, dtype=float if regression else np.int64)
+    # two classes: the class rides along in the attribute lists (no gather per level)
+    ybits = 1 if K == 2 else 0
+    if (2 * n + 1) << ybits >= 2**31:
+        raise ValueError(f"the level-wise grower handles fewer than {2**30 >> ybits} rows")
+    nodes = _Nodes(1 if regression else K)
+
+    # ---- root
+    value, W, ns, impurity = node_summaries(np.zeros(n, np.intp), y, w, 1, K, criterion)
+    W_root = float(W[0])
+    nodes.add([-1], 0, value, W, ns, impurity)
+    if 0 >= max_depth or ns[0] < mss or impurity[0] <= EPSILON:
+        return nodes.tree(regression, metadata or {})
+
+    # ---- presort: the attribute list of feature f is one int64 per row, sorted by x_f:
+    #   (code << 32) | row,   code = ((2·rank + close) << ybits) | class
+    # rank is the dense rank of x_f; close = 1 when the next larger value is within
+    # FEATURE_THRESHOLD: only after such a value can two distinct neighbours in a node be
+    # too close to cut between, so only there are the values themselves compared.
+    lists, uniq = [], []
+    for f in range(m):
+        o = np.argsort(X[:, f])  # equal values in any order: no count at a cut depends on it
+        xs = X[o, f]
+        new = np.empty(n, dtype=bool)
+        new[0] = True
+        np.greater(xs[1:], xs[:-1], out=new[1:])
+        rank = np.cumsum(new, dtype=np.int64) - 1
+        u = xs[new]
+        close = np.zeros(u.shape[0], dtype=np.int64)
+        close[:-1] = u[1:] <= u[:-1] + FEATURE_THRESHOLD
+        code = 2 * rank + close[rank]
+        if ybits:
+            code = (code << ybits) | y[o]
+        lists.append((code << 32) | o)
+        uniq.append(u if close.any() else None)
+        del o, xs, new, rank, code
+    ROW = np.int64(0xFFFFFFFF)
+
+    seg_len = np.array([n], dtype=np.int64)
+    node_of_row = np.zeros(n, dtype=np.int64)  # open-node index of each row, -1 when closed
+    alive = np.arange(n)  # rows in open nodes, increasing
+    go_right = np.zeros(n, dtype=np.int8)
+    open_value, open_W, open_imp = value, W, impurity
+    open_ids = np.array([0])
+    depth = 0
+    score_fn = None if regression else SPLIT_SCORES[criterion]
+    neg_inf = -np.inf
+
+    while open_ids.size:
+        J = open_ids.size
+        n_a = int(seg_len.sum())
+        starts = np.concatenate([[0], np.cumsum(seg_len)[:-1]])
+        node_of_pos = np.repeat(np.arange(J), seg_len)
+        # no cut after a segment's last row; min_samples_leaf rows on each side
+        base_bad = np.zeros(n_a, dtype=bool)
+        base_bad[starts + seg_len - 1] = True
+        if msl > 1:
+            pos_in_seg = np.arange(n_a) - np.repeat(starts, seg_len)
+            len_of_pos = np.repeat(seg_len, seg_len)
+            base_bad |= (pos_in_seg < msl - 1) | (len_of_pos - pos_in_seg - 1 < msl)
+            del pos_in_seg, len_of_pos
+        if unit:
+            w_left = np.arange(1.0, n_a + 1.0) - np.repeat(starts.astype(float), seg_len)
+            w_right = np.repeat(open_W, seg_len) - w_left
+        if regression:
+            mean_pos = np.repeat(open_value[:, 0], seg_len)
+        else:
+            tot_pos = ([np.repeat(open_value[:, k], seg_len) for k in range(K)] if K > 2
+                       else [None, np.repeat(open_value[:, 1], seg_len)])
+        best_val = np.full(J, neg_inf)
+        best_f = np.full(J, -1, dtype=np.int64)
+        best_p = np.zeros(J, dtype=np.int64)
+
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for f in range(m):
+                P = lists[f]
+                hi = P >> 32
+                g = hi >> ybits if ybits else hi  # 2·rank + close
+                invalid = np.empty(n_a, dtype=bool)
+                np.equal(g[1:], g[:-1], out=invalid[:-1])
+                invalid[-1] = True
+                invalid |= base_bad
+                if uniq[f] is not None:
+                    # the few positions after a value with a close successor: compare values
+                    chk = np.flatnonzero(g[:-1] & 1)
+                    chk = chk[~invalid[chk]]
+                    u = uniq[f]
+                    invalid[chk[u[g[chk + 1] >> 1] <= u[g[chk] >> 1] + FEATURE_THRESHOLD]] = True
+                del g
+                rows = None if (unit and K == 2) else P & ROW
+                if not unit:
+                    ws = w[rows]
+                    cw = np.cumsum(ws)
+                    w_left = cw - np.repeat(cw[starts] - ws[starts], seg_len)
+                    w_right = np.repeat(open_W, seg_len) - w_left
+                    del cw
+                if regression:
+                    v = y[rows] - mean_pos  # centred responses, weighted below
+                    if not unit:
+                        v *= ws
+                    c = np.cumsum(v)
+                    c -= np.repeat(c[starts] - v[starts], seg_len)
+                    score = squared_error_split_score(c, w_left, w_right)
+                    del v, c
+                else:
+                    ys = hi & 1 if K == 2 else y[rows]
+                    left = []
+                    for k in (range(1, 2) if K == 2 else range(K)):
+                        ind = ys if K == 2 else (ys == k)
+                        if unit:
+                            # left counts inside each segment: a cumulative sum restarted
+                            # at every segment by removing the previous segment's total
+                            c = ind.astype(np.float64)
+                            c[starts[1:]] -= open_value[:-1, k]
+                            np.cumsum(c, out=c)
+                        else:
+                            wind = ws * ind
+                            c = np.cumsum(wind)
+                            c -= np.repeat(c[starts] - wind[starts], seg_len)
+                        left.append(c)
+                        del c
+                    if K == 2:
+                        l1 = left[0]
+                        r1 = tot_pos[1] - l1
+                        if criterion == "gini":
+                            score = score_fn([None, l1], [None, r1], w_left, w_right)
+                        else:
+                            score = score_fn([w_left - l1, l1], [w_right - r1, r1], w_left, w_right)
+                        del l1, r1
+                    else:
+                        right = [tot_pos[k] - left[k] for k in range(K)]
+                        score = score_fn(left, right, w_left, w_right)
+                        del right
+                    del left, ys
+                del hi, rows
+                np.copyto(score, neg_inf, where=invalid)
+                del invalid
+                seg_max = np.maximum.reduceat(score, starts)
+                # a later feature must beat the best so far by more than a tie;
+                # within the feature, the first cut that ties with its maximum
+                better = tie_floor(seg_max) > best_val
+                if better.any():
+                    target = np.where(better, tie_floor(seg_max), np.inf)
+                    hit = np.flatnonzero(score >= np.repeat(target, seg_len))
+                    hn = node_of_pos[hit]
+                    first = np.ones(hit.shape[0], dtype=bool)
+                    first[1:] = hn[1:] != hn[:-1]
+                    hn, hp = hn[first], hit[first]
+                    best_val[hn] = seg_max[hn]
+                    best_f[hn] = f
+                    best_p[hn] = hp
+                del score
+
+        has_cut = best_f >= 0
+        if not has_cut.any():
+            break
+        # ---- which rows go right: positions after the chosen cut in the chosen feature
+        cut_nodes = np.flatnonzero(has_cut)
+        lower_row = np.empty(cut_nodes.size, dtype=np.int64)
+        upper_row = np.empty(cut_nodes.size, dtype=np.int64)
+        go_right[:] = 0
+        for f in np.unique(best_f[cut_nodes]):
+            sel = best_f[cut_nodes] == f
+            js = cut_nodes[sel]
+            P = lists[f]
+            lower_row[sel] = P[best_p[js]] & ROW
+            upper_row[sel] = P[best_p[js] + 1] & ROW
+            lens = seg_len[js]
+            pos = np.repeat(starts[js] - np.concatenate([[0], np.cumsum(lens)[:-1]]),
+                            lens) + np.arange(int(lens.sum()))
+            go_right[P[pos] & ROW] = pos > np.repeat(best_p[js], lens)
+        feat = best_f[cut_nodes]
+        thr = midpoint_threshold(X[lower_row, feat], X[upper_row, feat])
+
+        # ---- children statistics, rows in increasing order (as the recursive grower adds)
+        alive = alive[has_cut[node_of_row[alive]]]
+        key = 2 * node_of_row[alive] + go_right[alive]
+        c_value, c_W, c_n, c_imp = node_summaries(key, y[alive], w[alive], 2 * J, K, criterion)
+        WL, WR = c_W[0::2], c_W[1::2]
+        impL, impR = c_imp[0::2], c_imp[1::2]
+        Wt = open_W
+        improvement = (Wt / W_root) * (open_imp - (WR / Wt * impR) - (WL / Wt * impL))
+        do_split = has_cut & ~(improvement + EPSILON < min_impurity_decrease)
+        if not do_split.any():
+            break
+        s_nodes = np.flatnonzero(do_split)
+        slots = np.stack([2 * s_nodes, 2 * s_nodes + 1], axis=1).ravel()
+        child_ids = nodes.add(np.repeat(open_ids[s_nodes], 2), depth + 1, c_value[slots],
+                              c_W[slots], c_n[slots], c_imp[slots])
+        in_cut = np.searchsorted(cut_nodes, s_nodes)
+        nodes.split(open_ids[s_nodes], feat[in_cut], thr[in_cut], child_ids[0::2])
+
+        # ---- the open children, in order, and each feature's rows partitioned into them
+        child_open = (c_n[slots] >= mss) & (c_imp[slots] > EPSILON) & (depth + 1 < max_depth)
+        depth += 1
+        open_slots = slots[child_open]
+        if open_slots.size == 0:
+            break
+        # every slot (node j, side b) gets a region of the new lists: open children first,
+        # in order, then all other rows (closed children, nodes that became leaves)
+        slot_size = c_n.astype(np.int64)
+        slot_size[0::2][~has_cut] = seg_len[~has_cut]  # rows of uncut nodes sit on side 0
+        is_open = np.zeros(2 * J, dtype=bool)
+        is_open[open_slots] = True
+        slot_rank = np.concatenate([np.flatnonzero(is_open), np.flatnonzero(~is_open)])
+        slot_base = np.empty(2 * J, dtype=np.int64)
+        slot_base[slot_rank] = np.concatenate([[0], np.cumsum(slot_size[slot_rank])[:-1]])
+        n_new = int(slot_size[open_slots].sum())
+        # a row at position p of segment j, with cr = rights before p (all segments):
+        #   right: slot_base[2j+1] + (cr - rights before segment j)
+        #   left:  slot_base[2j]   + (p - start_j) - (cr - rights before segment j)
+        rights_before = np.concatenate([[0], np.cumsum(slot_size[1::2])[:-1]])
+        C_pos = np.repeat(slot_base[1::2] - rights_before, seg_len)
+        D_pos = np.repeat(slot_base[0::2] - starts + rights_before, seg_len) + np.arange(n_a)
+        for f in range(m):
+            P = lists[f]
+            gr = go_right[P & ROW]
+            cr = np.cumsum(gr, dtype=np.int64)
+            cr -= gr
+            dest = np.where(gr.view(bool), C_pos + cr, D_pos - cr)
+            full = np.empty(n_a, dtype=np.int64)
+            full[dest] = P
+            lists[f] = full[:n_new]
+            del P, gr, cr, dest, full
+        new_index = np.full(2 * J, -1, dtype=np.int64)
+        new_index[open_slots] = np.arange(open_slots.size)
+        node_of_row[alive] = new_index[key]
+        alive = alive[node_of_row[alive] >= 0]
+        open_ids = child_ids[child_open]
+        seg_len = slot_size[open_slots]
+        open_value = c_value[open_slots]
+        open_W = c_W[open_slots]
+        open_imp = c_imp[open_slots]
+    return nodes.tree(regression, metadata or {})
+
+
+def apply_binary(tree: Tree, X, *, steps: int = 4) -> np.ndarray:
+    """The leaf each row reaches in a tree of ``THRESHOLD`` splits only (CART on numeric
+    data), for complete numeric ``X``: all rows go down together, one level per step.
+
+    The same walk as :meth:`treebook.tree.Tree.apply`, specialised: with no categories,
+    no missing values and exactly two branches per test, a step is four array gathers
+    (feature, value, threshold, child) over the rows still moving (indices are ``intp``:
+    numpy converts narrower index arrays on every gather). Node ids are kept
+    doubled (``2i``) so that branch ``b`` of node ``i`` is entry ``2i + b`` of one child
+    table; a leaf points to itself, so rows that arrived early can take ``steps`` more
+    steps before the finished ones are dropped. Rows go in blocks that fit the cache.
+    """
+    if np.any((tree.kind != NodeKind.LEAF) & (tree.kind != NodeKind.THRESHOLD)):
+        raise ValueError("apply_binary needs a tree of threshold splits only")
+    X = np.ascontiguousarray(X, dtype=float)
+    n, m = X.shape
+    internal = tree.kind == NodeKind.THRESHOLD
+    N = tree.node_count
+    ids = np.arange(N)
+    ptr = tree.children_ptr[:-1][internal]
+    child = np.repeat(2 * ids, 2).astype(np.intp)  # a leaf's branches lead back to itself
+    child[2 * ids[internal]] = 2 * tree.children[ptr]
+    child[2 * ids[internal] + 1] = 2 * tree.children[ptr + 1]
+    feature = np.repeat(np.where(internal, tree.feature, 0), 2).astype(np.intp)
+    threshold = np.repeat(np.where(internal, tree.threshold, np.inf), 2)
+    leaf = np.repeat(~internal, 2)
+    out = np.zeros(n, dtype=np.int64)
+    if not internal[0]:
+        return out
+    block = max(1, (1 << 18) // max(m, 1))  # about 2 MB of X per block
+    for b0 in range(0, n, block):
+        flat = X[b0 : b0 + block].ravel()
+        nb = flat.shape[0] // m
+        pos = np.arange(nb, dtype=np.intp) * m  # where each row starts in ``flat``
+        node = np.zeros(nb, dtype=np.intp)
+        row = np.arange(nb)
+        while row.size:
+            for _ in range(steps):
+                node = child[node + (flat[pos + feature[node]] > threshold[node])]
+            done = leaf[node]
+            if done.any():
+                out[b0 + row[done]] = node[done] // 2
+                keep = ~done
+                pos, node, row = pos[keep], node[keep], row[keep]
+    return out

@@ -1,0 +1,276 @@
+"""Minimal cost-complexity pruning (代价复杂度剪枝; Breiman et al. 1984, ch. 3).
+
+For a tree ``T`` with leaves ``T̃`` and a complexity parameter ``α ≥ 0`` the cost is
+
+.. math:: R_α(T) = R(T) + α |T̃|,   R(T) = Σ_{t ∈ T̃} R(t),
+
+where ``R(t)`` is the *risk* of node ``t`` as a leaf, relative to the root's weight
+``|D|``. Two risks are offered:
+
+* ``risk="impurity"`` (scikit-learn): ``R(t) = |D_t|/|D| · I(t)`` with ``I`` the
+  impurity that grew the tree (Gini, entropy, or the variance for regression), so
+  ``R(T) = Σ_t |D_t|/|D|·Gini(D_t)`` — the loss ``Σ|X_i|/|X|·Gini(X_i) + α|N|``;
+* ``risk="misclassification"`` (Breiman et al., rpart): ``R(t)`` = the weight of the
+  cases at ``t`` outside its majority class, over ``|D|`` (classification only).
+
+Collapsing the branch ``T_t`` below an internal node ``t`` into a leaf changes the cost by
+``R(t) - R(T_t) - α(|T̃_t| - 1)``, so it pays as soon as ``α`` reaches
+
+.. math:: g(t) = \\frac{R(t) - R(T_t)}{|T̃_t| - 1}.
+
+**Weakest-link pruning** repeatedly collapses the internal node with the smallest
+``g(t)`` (the weakest link; ties to the lowest node id, one node per step, as
+scikit-learn does) and records ``α_k = g(t)`` and ``R(T_k)``: the nested sequence
+``T_0 ⊃ T_1 ⊃ … ⊃ {root}`` where ``T_k`` minimises ``R_α`` for ``α_k ≤ α < α_{k+1}``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..tree import Tree
+
+__all__ = [
+    "PruningPath",
+    "AlphaCV",
+    "node_risk",
+    "cost_complexity_path",
+    "prune_ccp",
+    "select_alpha_cv",
+]
+
+RISKS = ("impurity", "misclassification")
+
+
+def node_risk(tree: Tree, risk: str = "impurity") -> np.ndarray:
+    """``R(t)`` for every node: see the module docstring."""
+    if risk not in RISKS:
+        raise ValueError(f"risk must be one of {list(RISKS)}; got {risk!r}")
+    if tree.node_count == 0:
+        raise ValueError("tree has no nodes")
+    total = tree.weighted_n[0]
+    if risk == "impurity":
+        return tree.weighted_n * tree.impurity / total
+    if tree.is_regression:
+        raise ValueError("risk='misclassification' needs a classification tree; a regression "
+                         "tree prunes on its squared error (risk='impurity')")
+    return (tree.weighted_n - tree.value.max(axis=1)) / total
+
+
+@dataclass
+class PruningPath:
+    """The weakest-link path of a tree.
+
+    ``ccp_alphas[k]`` and ``impurities[k]`` (the total leaf risk ``R(T_k)``) after ``k``
+    prunings (``k = 0``: the full tree, ``α = 0``); ``n_leaves[k]``; ``pruned[k]`` the node
+    collapsed at step ``k`` (-1 for ``k = 0``). :meth:`subtree` gives ``T_k``. Indexing by
+    name (``path["ccp_alphas"]``) works as on scikit-learn's ``Bunch``.
+    """
+
+    ccp_alphas: np.ndarray
+    impurities: np.ndarray
+    n_leaves: np.ndarray
+    pruned: np.ndarray
+    tree: Tree = field(repr=False)
+    risk: str = "impurity"
+
+    def __getitem__(self, key):
+        if key not in ("ccp_alphas", "impurities", "n_leaves", "pruned"):
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def keys(self):
+        return ["ccp_alphas", "impurities", "n_leaves", "pruned"]
+
+    def __len__(self) -> int:
+        return int(self.ccp_alphas.shape[0])
+
+    def subtree(self, k: int) -> Tree:
+        """``T_k``: the tree after the first ``k`` prunings."""
+        if not 0 <= k < len(self):
+            raise IndexError(f"k must be in [0, {len(self) - 1}]; got {k}")
+        return self.tree.prune(self.pruned[1 : k + 1])
+
+
+def _weakest_link(tree: Tree, risk: str, stop_alpha: float | None):
+    """Run weakest-link pruning; stop before a step whose ``g(t) > stop_alpha``."""
+    R = node_risk(tree, risk)
+    N = tree.node_count
+    leaf = tree.is_leaf
+    parent = tree.parent
+    # subtree sums of R over leaves and leaf counts, bottom-up one depth at a time
+    r_branch = np.where(leaf, R, 0.0)
+    n_leaves = leaf.astype(np.int64)
+    size = np.ones(N, dtype=np.int64)
+    for d in range(tree.max_depth, 0, -1):
+        ids = np.flatnonzero(tree.depth == d)
+        np.add.at(r_branch, parent[ids], r_branch[ids])
+        np.add.at(n_leaves, parent[ids], n_leaves[ids])
+        np.add.at(size, parent[ids], size[ids])
+    candidate = ~leaf
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = np.where(candidate, (R - r_branch) / (n_leaves - 1), np.inf)
+    alphas, impurities, counts, pruned = [0.0], [r_branch[0]], [int(n_leaves[0])], [-1]
+    while candidate[0]:
+        i = int(np.argmin(g))  # the first minimum: the lowest node id among ties
+        alpha = float(g[i])
+        if stop_alpha is not None and stop_alpha < alpha:
+            break
+        # the branch below i goes: its internal nodes stop being candidates
+        candidate[i : i + size[i]] = False
+        g[i : i + size[i]] = np.inf
+        n_pruned = n_leaves[i] - 1
+        r_diff = R[i] - r_branch[i]
+        r_branch[i] = R[i]
+        n_leaves[i] = 1
+        a = parent[i]
+        while a >= 0:
+            n_leaves[a] -= n_pruned
+            r_branch[a] += r_diff
+            g[a] = (R[a] - r_branch[a]) / (n_leaves[a] - 1)
+            a = parent[a]
+        alphas.append(alpha)
+        impurities.append(r_branch[0])
+        counts.append(int(n_leaves[0]))
+        pruned.append(i)
+    return (np.array(alphas), np.array(impurities), np.array(counts, dtype=np.int64),
+            np.array(pruned, dtype=np.int64))
+
+
+def cost_complexity_path(tree: Tree, risk: str = "impurity") -> PruningPath:
+    """The weakest-link pruning path of ``tree`` (any tree of the package: binary or
+    multiway, classification or regression)."""
+    if not isinstance(tree, Tree):
+        raise TypeError(f"tree must be a treebook Tree; got {type(tree).__name__}")
+    alphas, impurities, counts, pruned = _weakest_link(tree, risk, None)
+    return PruningPath(alphas, impurities, counts, pruned, tree, risk)
+
+
+def prune_ccp(tree: Tree, alpha: float, risk: str = "impurity") -> Tree:
+    """The subtree minimising ``R_α``: weakest links are collapsed while ``g(t) <= α``
+    (scikit-learn's ``ccp_alpha`` rule)."""
+    if not isinstance(tree, Tree):
+        raise TypeError(f"tree must be a treebook Tree; got {type(tree).__name__}")
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.integer, np.floating)):
+        raise TypeError(f"alpha must be a number; got {alpha!r}")
+    if not np.isfinite(alpha) or alpha < 0:
+        raise ValueError(f"alpha must be a finite number >= 0; got {alpha!r}")
+    *_, pruned = _weakest_link(tree, risk, float(alpha))
+    return tree.prune(pruned[1:]) if pruned.size > 1 else tree
+
+
+# ------------------------------------------------------------------ choosing α by CV
+@dataclass
+class AlphaCV:
+    """Result of :func:`select_alpha_cv`.
+
+    ``table`` — one row per subtree of the full-data path: ``alpha`` (the α used for it,
+    the geometric mean of its interval ``[alpha_low, alpha_high)``), ``n_leaves``,
+    ``cv_error`` and its standard error ``std_error``, and ``within_1se``.
+    ``alpha`` is the 1-SE choice, ``alpha_min`` the α of the smallest CV error.
+    """
+
+    alpha: float
+    alpha_min: float
+    table: "object"
+    cv: int
+    risk: str
+
+
+def _fold_ids(y, n_folds, rng, stratify):
+    n = y.shape[0]
+    folds = np.empty(n, dtype=np.int64)
+    if stratify:
+        # deal each class's shuffled cases round-robin, so every fold sees every class
+        _, codes = np.unique(y, return_inverse=True)
+        offset = 0
+        for k in range(codes.max() + 1):
+            idx = rng.permutation(np.flatnonzero(codes == k))
+            folds[idx] = (np.arange(idx.size) + offset) % n_folds
+            offset += idx.size
+    else:
+        folds[rng.permutation(n)] = np.arange(n) % n_folds
+    return folds
+
+
+def select_alpha_cv(estimator, X, y, *, cv: int = 10, random_state=None,
+                    risk: str | None = None, sample_weight=None) -> AlphaCV:
+    """Choose ``ccp_alpha`` by ``cv``-fold cross-validation with the 1-SE rule.
+
+    1. Grow the full tree on all data; its weakest-link path gives the distinct
+       ``α_0 = 0 < α_1 < … < α_M`` and subtrees ``T_0 ⊃ … ⊃ T_M``. ``T_k`` is optimal on
+       ``[α_k, α_{k+1})``; like rpart, the interval is represented by the geometric mean
+       ``β_k = √(α_k α_{k+1})`` (``β_0 = 0`` for the full tree, ``β_M = α_M`` for the root).
+    2. For each fold, grow on the other folds, prune at every ``β_k``, and record the loss
+       of each held-out case (0/1 misclassification, or squared error for regression).
+    3. ``cv_error[k]`` is the (weighted) mean loss over all cases; its standard error is
+       ``sd(loss)/√n`` (rpart's ``xstd``).
+    4. **1-SE rule:** the largest ``β_k`` (the simplest tree) whose CV error is at most
+       ``min cv_error + std_error`` at the minimum.
+
+    ``estimator`` is a CART estimator (its parameters are used; ``ccp_alpha`` is ignored).
+    Folds are stratified by class for a classifier and seeded by ``random_state``.
+    """
+    import pandas as pd
+
+    from ..encoding import check_sample_weight
+
+    if not hasattr(estimator, "_clone") or not hasattr(estimator, "_predict_with"):
+        raise TypeError("estimator must be a treebook CART estimator (CARTClassifier or "
+                        f"CARTRegressor); got {type(estimator).__name__}")
+    if isinstance(cv, bool) or not isinstance(cv, (int, np.integer)) or cv < 2:
+        raise ValueError(f"cv must be an int >= 2; got {cv!r}")
+    risk = risk or estimator.ccp_risk
+    y_arr = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)
+    if y_arr.ndim != 1:
+        raise ValueError(f"y must be one-dimensional; got shape {y_arr.shape}")
+    n = y_arr.shape[0]
+    if cv > n:
+        raise ValueError(f"cv={cv} folds need at least {cv} cases; got {n}")
+    full = estimator._clone(ccp_alpha=0.0).fit(X, y, sample_weight=sample_weight)
+    path = cost_complexity_path(full.tree_, risk=risk)
+    alphas = np.unique(path.ccp_alphas)
+    alphas = alphas[alphas >= 0]
+    with np.errstate(invalid="ignore"):
+        betas = np.sqrt(alphas[:-1] * alphas[1:])
+    betas = np.concatenate([betas, alphas[-1:]])
+    n_leaves = np.array([prune_ccp(full.tree_, float(b), risk).n_leaves for b in betas])
+
+    classifier = getattr(estimator, "_estimator_type", "") == "classifier"
+    w = check_sample_weight(sample_weight, y_arr.shape[0])
+    rng = np.random.default_rng(random_state)
+    folds = _fold_ids(y_arr if classifier else np.zeros(n), cv, rng, classifier)
+    losses = np.empty((betas.shape[0], n))
+    take = (lambda A, idx: A.iloc[idx]) if hasattr(X, "iloc") else (lambda A, idx: np.asarray(A)[idx])
+    y_take = (lambda idx: y.iloc[idx]) if hasattr(y, "iloc") else (lambda idx: y_arr[idx])
+    for k in range(cv):
+        test = np.flatnonzero(folds == k)
+        train = np.flatnonzero(folds != k)
+        est = estimator._clone(ccp_alpha=0.0).fit(
+            take(X, train), y_take(train),
+            sample_weight=None if sample_weight is None else w[train])
+        X_test = take(X, test)
+        for j, b in enumerate(betas):
+            pred = est._predict_with(prune_ccp(est.tree_, float(b), risk), X_test)
+            if classifier:
+                losses[j, test] = pred != y_arr[test]
+            else:
+                losses[j, test] = (pred - y_arr[test].astype(float)) ** 2
+    cv_error = losses @ w / w.sum()
+    std_error = np.sqrt((((losses - cv_error[:, None]) ** 2) @ w) / w.sum() / n)
+    best = int(np.flatnonzero(cv_error == cv_error.min())[-1])
+    limit = cv_error[best] + std_error[best]
+    chosen = int(np.flatnonzero(cv_error <= limit)[-1])
+    table = pd.DataFrame({
+        "alpha": betas,
+        "alpha_low": alphas,
+        "alpha_high": np.concatenate([alphas[1:], [np.inf]]),
+        "n_leaves": n_leaves,
+        "cv_error": cv_error,
+        "std_error": std_error,
+        "within_1se": cv_error <= limit,
+    })
+    return AlphaCV(alpha=float(betas[chosen]), alpha_min=float(betas[best]), table=table,
+                   cv=int(cv), risk=risk)
