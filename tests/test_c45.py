@@ -247,6 +247,21 @@ def test_quinlan_unknown_value_tree(golf_unknown):
     assert t.n_leaves == 5
 
 
+def test_golf_tree_is_quinlans(golf):
+    # Quinlan (1993), ch. 1: outlook at the root; sunny -> humidity <= 75 (Play) /
+    # > 75 (Don't Play); overcast -> Play; rain -> windy true (Don't Play) / false (Play)
+    X, y = golf
+    rules = {r.antecedent: r.prediction
+             for r in C45Classifier().fit(X, y).to_rules(show_missing=False)}
+    assert rules == {
+        "outlook = overcast": "Play",
+        "outlook = rain AND windy = false": "Play",
+        "outlook = rain AND windy = true": "Don't Play",
+        "outlook = sunny AND humidity <= 75": "Play",
+        "outlook = sunny AND humidity > 75": "Don't Play",
+    }
+
+
 def _check_weights_conserved(tree):
     for i in range(tree.node_count):
         if tree.kind[i] != NodeKind.LEAF:

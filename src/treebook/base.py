@@ -91,6 +91,22 @@ class _TreeEstimatorBase:
             setattr(self, key, value)
         return self
 
+    def __sklearn_tags__(self):
+        """Tags for scikit-learn's model selection (``cross_val_score``, ``GridSearchCV``):
+        scikit-learn is not a dependency of the package, so it is imported only when
+        scikit-learn itself asks."""
+        from sklearn.utils import ClassifierTags, InputTags, RegressorTags, Tags, TargetTags
+
+        classifier = self._estimator_type == "classifier"
+        return Tags(
+            estimator_type=self._estimator_type,
+            target_tags=TargetTags(required=True),
+            classifier_tags=ClassifierTags() if classifier else None,
+            regressor_tags=None if classifier else RegressorTags(),
+            input_tags=InputTags(categorical=True, string=True,
+                                 allow_nan=self._missing == "distribute"),
+        )
+
     def _validate_params(self):
         for name, constraint in self._parameter_constraints.items():
             constraint.check(name, getattr(self, name))

@@ -30,6 +30,8 @@ differently.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
 from . import impurity as imp
@@ -54,6 +56,7 @@ NODE_IMPURITY = {"gini": imp.gini, "entropy": imp.entropy}
 def node_summaries(keys, y, w, n_nodes: int, n_classes: int, criterion: str):
     """Statistics of many nodes at once from rows labelled by node ``keys``.
 
+    ``w=None`` means unit weights (the sums are then counts: the same numbers).
     Returns ``(value, weighted_n, n_samples, impurity)``, one row per node:
     classification ``value`` = weighted class counts ``C_k`` and impurity by
     ``criterion`` (:mod:`treebook.impurity`); regression (``n_classes=0``) ``value`` = the
@@ -63,10 +66,10 @@ def node_summaries(keys, y, w, n_nodes: int, n_classes: int, criterion: str):
     same bits as the level-wise grower calling it for a whole level.
     """
     keys = np.asarray(keys, dtype=np.intp)
-    W = np.bincount(keys, weights=w, minlength=n_nodes)
     n = np.bincount(keys, minlength=n_nodes)
+    W = n.astype(float) if w is None else np.bincount(keys, weights=w, minlength=n_nodes)
     if n_classes == 0:
-        wy = w * y
+        wy = y if w is None else w * y
         S1 = np.bincount(keys, weights=wy, minlength=n_nodes)
         S2 = np.bincount(keys, weights=wy * y, minlength=n_nodes)
         safe = np.where(W > 0, W, 1.0)
@@ -74,7 +77,7 @@ def node_summaries(keys, y, w, n_nodes: int, n_classes: int, criterion: str):
         impurity = np.asarray(imp.variance_from_sums(W, S1, S2, check=False), dtype=float)
     else:
         flat = np.bincount(keys * n_classes + y, weights=w, minlength=n_nodes * n_classes)
-        value = flat.reshape(n_nodes, n_classes)
+        value = flat.reshape(n_nodes, n_classes).astype(float)
         impurity = np.asarray(NODE_IMPURITY[criterion](value, check=False), dtype=float)
     return value, W, n, impurity.reshape(n_nodes)
 
@@ -159,6 +162,57 @@ class _Nodes:
         )
 
 
+def _presort(X, y, ybits):
+    """The attribute lists: for each feature one ``int64`` per row, sorted by ``x_f``::
+
+        (code << 32) | row,    code = ((2·rank + close) << ybits) | class
+
+    ``rank`` is the dense rank of the row's value; ``close`` is 1 when the next larger
+    value is within ``FEATURE_THRESHOLD``. Only after such a value can two distinct
+    neighbours inside a node be too close to cut between, so only there does the scan
+    look further: ``reach[f]`` maps those ranks to the first rank far enough above them.
+    With two classes the class rides along (``ybits = 1``), so no level gathers it.
+    """
+    n, m = X.shape
+    lists, reach = [], []
+    for f in range(m):
+        o = np.argsort(X[:, f])  # equal values in any order: no count at a cut depends on it
+        xs = X[o, f]
+        new = np.empty(n, dtype=bool)
+        new[0] = True
+        np.greater(xs[1:], xs[:-1], out=new[1:])
+        code = np.cumsum(new, dtype=np.int64)
+        code -= 1  # the rank
+        u = xs[new]
+        del xs, new
+        close = np.zeros(u.shape[0], dtype=bool)
+        close[:-1] = u[1:] <= u[:-1] + FEATURE_THRESHOLD
+        if close.any():
+            r = np.flatnonzero(close)
+            reach.append((r, np.searchsorted(u, u[r] + FEATURE_THRESHOLD, side="right")))
+        else:
+            reach.append(None)
+        flag = close[code]
+        code <<= 1
+        code |= flag
+        del flag, close, u
+        if ybits:
+            code <<= ybits
+            code |= y[o]
+        code <<= 32
+        code |= o
+        lists.append(code)
+        del o, code
+    return lists, reach
+
+
+def _class_bits(P):
+    """The class bit (bit 32) of each entry of an attribute list, as ``uint8``, read
+    through a byte view of the ``int64`` array (no 8-byte temporary)."""
+    byte = 4 if sys.byteorder == "little" else 3
+    return P.view(np.uint8)[byte::8] & 1
+
+
 def grow_levelwise(
     X: np.ndarray,
     y: np.ndarray,
@@ -200,47 +254,28 @@ def grow_levelwise(
     msl = int(min_samples_leaf)
     mss = max(int(min_samples_split), 2 * msl)
     unit = bool(np.all(w == 1.0))
-    y = np.asarray(y, dtype=float if regression else np.int64)
-    # two classes: the class rides along in the attribute lists (no gather per level)
+    wn = None if unit else w  # node sums: with unit weights, counts (the same numbers)
+    y = np.asarray(y, dtype=float) if regression else np.asarray(y).astype(
+        np.int8 if K <= 127 else np.int64)
     ybits = 1 if K == 2 else 0
-    if (2 * n + 1) << ybits >= 2**31:
-        raise ValueError(f"the level-wise grower handles fewer than {2**30 >> ybits} rows")
+    if n >= 2**29:
+        raise ValueError("the level-wise grower handles fewer than 2**29 rows")
     nodes = _Nodes(1 if regression else K)
 
     # ---- root
-    value, W, ns, impurity = node_summaries(np.zeros(n, np.intp), y, w, 1, K, criterion)
+    value, W, ns, impurity = node_summaries(np.zeros(n, np.intp), y, wn, 1, K, criterion)
     W_root = float(W[0])
     nodes.add([-1], 0, value, W, ns, impurity)
     if 0 >= max_depth or ns[0] < mss or impurity[0] <= EPSILON:
         return nodes.tree(regression, metadata or {})
 
-    # ---- presort: the attribute list of feature f is one int64 per row, sorted by x_f:
-    #   (code << 32) | row,   code = ((2·rank + close) << ybits) | class
-    # rank is the dense rank of x_f; close = 1 when the next larger value is within
-    # FEATURE_THRESHOLD: only after such a value can two distinct neighbours in a node be
-    # too close to cut between, so only there are the values themselves compared.
-    lists, uniq = [], []
-    for f in range(m):
-        o = np.argsort(X[:, f])  # equal values in any order: no count at a cut depends on it
-        xs = X[o, f]
-        new = np.empty(n, dtype=bool)
-        new[0] = True
-        np.greater(xs[1:], xs[:-1], out=new[1:])
-        rank = np.cumsum(new, dtype=np.int64) - 1
-        u = xs[new]
-        close = np.zeros(u.shape[0], dtype=np.int64)
-        close[:-1] = u[1:] <= u[:-1] + FEATURE_THRESHOLD
-        code = 2 * rank + close[rank]
-        if ybits:
-            code = (code << ybits) | y[o]
-        lists.append((code << 32) | o)
-        uniq.append(u if close.any() else None)
-        del o, xs, new, rank, code
+    lists, reach = _presort(X, y, ybits)
     ROW = np.int64(0xFFFFFFFF)
+    SHIFT = 32 + ybits  # P >> SHIFT = 2·rank + close
 
     seg_len = np.array([n], dtype=np.int64)
-    node_of_row = np.zeros(n, dtype=np.int64)  # open-node index of each row, -1 when closed
-    alive = np.arange(n)  # rows in open nodes, increasing
+    node_of_row = np.zeros(n, dtype=np.int32)  # open-node index of each row, -1 when closed
+    alive = np.arange(n, dtype=np.int32)  # rows in open nodes, increasing
     go_right = np.zeros(n, dtype=np.int8)
     open_value, open_W, open_imp = value, W, impurity
     open_ids = np.array([0])
@@ -252,18 +287,21 @@ def grow_levelwise(
         J = open_ids.size
         n_a = int(seg_len.sum())
         starts = np.concatenate([[0], np.cumsum(seg_len)[:-1]])
-        node_of_pos = np.repeat(np.arange(J), seg_len)
+        node_of_pos = np.repeat(np.arange(J, dtype=np.int32), seg_len)
         # no cut after a segment's last row; min_samples_leaf rows on each side
         base_bad = np.zeros(n_a, dtype=bool)
         base_bad[starts + seg_len - 1] = True
         if msl > 1:
             pos_in_seg = np.arange(n_a) - np.repeat(starts, seg_len)
-            len_of_pos = np.repeat(seg_len, seg_len)
-            base_bad |= (pos_in_seg < msl - 1) | (len_of_pos - pos_in_seg - 1 < msl)
-            del pos_in_seg, len_of_pos
+            base_bad |= pos_in_seg < msl - 1
+            pos_in_seg -= np.repeat(seg_len, seg_len)
+            base_bad |= pos_in_seg > -msl - 1  # right side: len - p - 1 < msl
+            del pos_in_seg
         if unit:
-            w_left = np.arange(1.0, n_a + 1.0) - np.repeat(starts.astype(float), seg_len)
-            w_right = np.repeat(open_W, seg_len) - w_left
+            w_left = np.arange(1.0, n_a + 1.0)
+            w_left -= np.repeat(starts.astype(float), seg_len)
+            w_right = np.repeat(open_W, seg_len)
+            w_right -= w_left
         if regression:
             mean_pos = np.repeat(open_value[:, 0], seg_len)
         else:
@@ -276,53 +314,54 @@ def grow_levelwise(
         with np.errstate(divide="ignore", invalid="ignore"):
             for f in range(m):
                 P = lists[f]
-                hi = P >> 32
-                g = hi >> ybits if ybits else hi  # 2·rank + close
+                g = P >> SHIFT  # 2·rank + close: equal ranks cannot be cut apart
                 invalid = np.empty(n_a, dtype=bool)
                 np.equal(g[1:], g[:-1], out=invalid[:-1])
                 invalid[-1] = True
                 invalid |= base_bad
-                if uniq[f] is not None:
-                    # the few positions after a value with a close successor: compare values
+                if reach[f] is not None:
+                    # after a value with a close successor: is the next rank far enough?
                     chk = np.flatnonzero(g[:-1] & 1)
                     chk = chk[~invalid[chk]]
-                    u = uniq[f]
-                    invalid[chk[u[g[chk + 1] >> 1] <= u[g[chk] >> 1] + FEATURE_THRESHOLD]] = True
+                    close_ranks, first_far = reach[f]
+                    far = first_far[np.searchsorted(close_ranks, g[chk] >> 1)]
+                    invalid[chk[(g[chk + 1] >> 1) < far]] = True
                 del g
                 rows = None if (unit and K == 2) else P & ROW
                 if not unit:
                     ws = w[rows]
-                    cw = np.cumsum(ws)
-                    w_left = cw - np.repeat(cw[starts] - ws[starts], seg_len)
-                    w_right = np.repeat(open_W, seg_len) - w_left
-                    del cw
+                    w_left = np.cumsum(ws)
+                    w_left -= np.repeat(w_left[starts] - ws[starts], seg_len)
+                    w_right = np.repeat(open_W, seg_len)
+                    w_right -= w_left
                 if regression:
-                    v = y[rows] - mean_pos  # centred responses, weighted below
+                    c = y[rows] - mean_pos  # centred responses, weighted below
                     if not unit:
-                        v *= ws
-                    c = np.cumsum(v)
-                    c -= np.repeat(c[starts] - v[starts], seg_len)
+                        c *= ws
+                    base = c[starts]
+                    np.cumsum(c, out=c)
+                    c -= np.repeat(c[starts] - base, seg_len)
                     score = squared_error_split_score(c, w_left, w_right)
-                    del v, c
+                    del c
                 else:
-                    ys = hi & 1 if K == 2 else y[rows]
                     left = []
                     for k in (range(1, 2) if K == 2 else range(K)):
-                        ind = ys if K == 2 else (ys == k)
+                        ind = _class_bits(P) if K == 2 else (y[rows] == k)
                         if unit:
-                            # left counts inside each segment: a cumulative sum restarted
-                            # at every segment by removing the previous segment's total
+                            # left counts inside each segment: one cumulative sum,
+                            # restarted at every segment by removing the previous total
                             c = ind.astype(np.float64)
                             c[starts[1:]] -= open_value[:-1, k]
                             np.cumsum(c, out=c)
                         else:
-                            wind = ws * ind
-                            c = np.cumsum(wind)
-                            c -= np.repeat(c[starts] - wind[starts], seg_len)
+                            c = ws * ind
+                            base = c[starts]
+                            np.cumsum(c, out=c)
+                            c -= np.repeat(c[starts] - base, seg_len)
                         left.append(c)
-                        del c
+                        del c, ind
                     if K == 2:
-                        l1 = left[0]
+                        l1 = left.pop()
                         r1 = tot_pos[1] - l1
                         if criterion == "gini":
                             score = score_fn([None, l1], [None, r1], w_left, w_right)
@@ -333,8 +372,8 @@ def grow_levelwise(
                         right = [tot_pos[k] - left[k] for k in range(K)]
                         score = score_fn(left, right, w_left, w_right)
                         del right
-                    del left, ys
-                del hi, rows
+                    del left
+                del rows
                 np.copyto(score, neg_inf, where=invalid)
                 del invalid
                 seg_max = np.maximum.reduceat(score, starts)
@@ -342,8 +381,9 @@ def grow_levelwise(
                 # within the feature, the first cut that ties with its maximum
                 better = tie_floor(seg_max) > best_val
                 if better.any():
-                    target = np.where(better, tie_floor(seg_max), np.inf)
-                    hit = np.flatnonzero(score >= np.repeat(target, seg_len))
+                    target = np.repeat(np.where(better, tie_floor(seg_max), np.inf), seg_len)
+                    hit = np.flatnonzero(score >= target)
+                    del target
                     hn = node_of_pos[hit]
                     first = np.ones(hit.shape[0], dtype=bool)
                     first[1:] = hn[1:] != hn[:-1]
@@ -352,6 +392,9 @@ def grow_levelwise(
                     best_f[hn] = f
                     best_p[hn] = hp
                 del score
+        if not unit:
+            del ws
+        del w_left, w_right, node_of_pos, base_bad
 
         has_cut = best_f >= 0
         if not has_cut.any():
@@ -371,13 +414,16 @@ def grow_levelwise(
             pos = np.repeat(starts[js] - np.concatenate([[0], np.cumsum(lens)[:-1]]),
                             lens) + np.arange(int(lens.sum()))
             go_right[P[pos] & ROW] = pos > np.repeat(best_p[js], lens)
+            del pos
         feat = best_f[cut_nodes]
         thr = midpoint_threshold(X[lower_row, feat], X[upper_row, feat])
 
         # ---- children statistics, rows in increasing order (as the recursive grower adds)
         alive = alive[has_cut[node_of_row[alive]]]
-        key = 2 * node_of_row[alive] + go_right[alive]
-        c_value, c_W, c_n, c_imp = node_summaries(key, y[alive], w[alive], 2 * J, K, criterion)
+        key = 2 * node_of_row[alive].astype(np.intp)
+        key += go_right[alive]
+        c_value, c_W, c_n, c_imp = node_summaries(key, y[alive], None if unit else w[alive],
+                                                  2 * J, K, criterion)
         WL, WR = c_W[0::2], c_W[1::2]
         impL, impR = c_imp[0::2], c_imp[1::2]
         Wt = open_W
@@ -413,20 +459,29 @@ def grow_levelwise(
         #   left:  slot_base[2j]   + (p - start_j) - (cr - rights before segment j)
         rights_before = np.concatenate([[0], np.cumsum(slot_size[1::2])[:-1]])
         C_pos = np.repeat(slot_base[1::2] - rights_before, seg_len)
-        D_pos = np.repeat(slot_base[0::2] - starts + rights_before, seg_len) + np.arange(n_a)
+        D_pos = np.repeat(slot_base[0::2] - starts + rights_before, seg_len)
+        D_pos += np.arange(n_a)
         for f in range(m):
             P = lists[f]
-            gr = go_right[P & ROW]
+            rows = P & ROW
+            gr = go_right[rows]
+            del rows
             cr = np.cumsum(gr, dtype=np.int64)
             cr -= gr
-            dest = np.where(gr.view(bool), C_pos + cr, D_pos - cr)
+            dest = D_pos - cr
+            cr += C_pos
+            np.copyto(dest, cr, where=gr.view(bool))
+            del cr, gr
             full = np.empty(n_a, dtype=np.int64)
             full[dest] = P
+            del dest, P
             lists[f] = full[:n_new]
-            del P, gr, cr, dest, full
-        new_index = np.full(2 * J, -1, dtype=np.int64)
+            del full
+        del C_pos, D_pos
+        new_index = np.full(2 * J, -1, dtype=np.int32)
         new_index[open_slots] = np.arange(open_slots.size)
         node_of_row[alive] = new_index[key]
+        del key
         alive = alive[node_of_row[alive] >= 0]
         open_ids = child_ids[child_open]
         seg_len = slot_size[open_slots]

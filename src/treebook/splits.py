@@ -98,8 +98,10 @@ def multiway_split(feature: int, table: np.ndarray, score: float, **info) -> Spl
     """A multiway split with one branch per category that has cases at this node.
 
     Categories absent at the node get no branch (code → -1): a case with such a value
-    stops here at prediction time and receives this node's class distribution, which is
-    what ID3 and C4.5 do when they label an empty branch with the parent's majority.
+    stops here at prediction time and receives this node's class distribution. That
+    predicts what C4.5 predicts when it labels an empty branch with its parent's majority
+    (Quinlan 1993); ID3 as Li Hang states it makes branches only for non-empty subsets and
+    leaves unseen values undefined.
     """
     present = table.sum(axis=1) > 0
     branch_of_code = np.where(present, np.cumsum(present) - 1, UNSEEN).astype(np.int64)
