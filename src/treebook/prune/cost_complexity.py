@@ -16,11 +16,12 @@ where ``R(t)`` is the *risk* of node ``t`` as a leaf, relative to the root's wei
 Collapsing the branch ``T_t`` below an internal node ``t`` into a leaf changes the cost by
 ``R(t) - R(T_t) - α(|T̃_t| - 1)``, so it pays as soon as ``α`` reaches
 
-.. math:: g(t) = \\frac{R(t) - R(T_t)}{|T̃_t| - 1}.
+.. math:: α(t) = \\frac{R(t) - R(T_t)}{|T̃_t| - 1}
 
+(Li Hang writes ``g(t)``; this book keeps ``g`` for information gain).
 **Weakest-link pruning** repeatedly collapses the internal node with the smallest
-``g(t)`` (the weakest link; ties to the lowest node id, one node per step, as
-scikit-learn does) and records ``α_k = g(t)`` and ``R(T_k)``: the nested sequence
+``α(t)`` (the weakest link; ties to the lowest node id, one node per step, as
+scikit-learn does) and records ``α_k = α(t)`` and ``R(T_k)``: the nested sequence
 ``T_0 ⊃ T_1 ⊃ … ⊃ {root}`` where ``T_k`` minimises ``R_α`` for ``α_k ≤ α < α_{k+1}``.
 """
 
@@ -67,6 +68,9 @@ class PruningPath:
     prunings (``k = 0``: the full tree, ``α = 0``); ``n_leaves[k]``; ``pruned[k]`` the node
     collapsed at step ``k`` (-1 for ``k = 0``). :meth:`subtree` gives ``T_k``. Indexing by
     name (``path["ccp_alphas"]``) works as on scikit-learn's ``Bunch``.
+
+    As in scikit-learn, a branch that lowers the risk not at all has ``α(t) = 0``, which
+    rounding can put a hair below zero (``-1e-17``); ``prune_ccp(tree, 0)`` removes it.
     """
 
     ccp_alphas: np.ndarray
@@ -95,46 +99,45 @@ class PruningPath:
 
 
 def _weakest_link(tree: Tree, risk: str, stop_alpha: float | None):
-    """Run weakest-link pruning; stop before a step whose ``g(t) > stop_alpha``."""
+    """Run weakest-link pruning; stop before a step whose ``α(t) > stop_alpha``."""
     R = node_risk(tree, risk)
     N = tree.node_count
     leaf = tree.is_leaf
     parent = tree.parent
-    # subtree sums of R over leaves and leaf counts, bottom-up one depth at a time
-    r_branch = np.where(leaf, R, 0.0)
+    # R(T_t) and |T̃_t| of every branch, summed bottom-up one depth at a time; size[t]
+    # is the number of nodes of T_t, which occupies ids t … t + size[t] - 1 (pre-order)
+    R_branch = np.where(leaf, R, 0.0)
     n_leaves = leaf.astype(np.int64)
     size = np.ones(N, dtype=np.int64)
     for d in range(tree.max_depth, 0, -1):
         ids = np.flatnonzero(tree.depth == d)
-        np.add.at(r_branch, parent[ids], r_branch[ids])
+        np.add.at(R_branch, parent[ids], R_branch[ids])
         np.add.at(n_leaves, parent[ids], n_leaves[ids])
         np.add.at(size, parent[ids], size[ids])
-    candidate = ~leaf
+    internal = ~leaf
     with np.errstate(divide="ignore", invalid="ignore"):
-        g = np.where(candidate, (R - r_branch) / (n_leaves - 1), np.inf)
-    alphas, impurities, counts, pruned = [0.0], [r_branch[0]], [int(n_leaves[0])], [-1]
-    while candidate[0]:
-        i = int(np.argmin(g))  # the first minimum: the lowest node id among ties
-        alpha = float(g[i])
+        alpha_t = np.where(internal, (R - R_branch) / (n_leaves - 1), np.inf)
+    alphas, impurities, counts, pruned = [0.0], [R_branch[0]], [int(n_leaves[0])], [-1]
+    while internal[0]:
+        t = int(np.argmin(alpha_t))  # the weakest link; ties: the lowest node id
+        alpha = float(alpha_t[t])
         if stop_alpha is not None and stop_alpha < alpha:
             break
-        # the branch below i goes: its internal nodes stop being candidates
-        candidate[i : i + size[i]] = False
-        g[i : i + size[i]] = np.inf
-        n_pruned = n_leaves[i] - 1
-        r_diff = R[i] - r_branch[i]
-        r_branch[i] = R[i]
-        n_leaves[i] = 1
-        a = parent[i]
-        while a >= 0:
-            n_leaves[a] -= n_pruned
-            r_branch[a] += r_diff
-            g[a] = (R[a] - r_branch[a]) / (n_leaves[a] - 1)
+        # T_t collapses into the leaf t: its internal nodes are gone
+        internal[t : t + size[t]] = False
+        alpha_t[t : t + size[t]] = np.inf
+        dR, dleaves = R[t] - R_branch[t], n_leaves[t] - 1
+        R_branch[t], n_leaves[t] = R[t], 1
+        a = parent[t]
+        while a >= 0:  # every ancestor's branch changes, and so does its α(a)
+            R_branch[a] += dR
+            n_leaves[a] -= dleaves
+            alpha_t[a] = (R[a] - R_branch[a]) / (n_leaves[a] - 1)
             a = parent[a]
         alphas.append(alpha)
-        impurities.append(r_branch[0])
+        impurities.append(R_branch[0])
         counts.append(int(n_leaves[0]))
-        pruned.append(i)
+        pruned.append(t)
     return (np.array(alphas), np.array(impurities), np.array(counts, dtype=np.int64),
             np.array(pruned, dtype=np.int64))
 
@@ -149,7 +152,7 @@ def cost_complexity_path(tree: Tree, risk: str = "impurity") -> PruningPath:
 
 
 def prune_ccp(tree: Tree, alpha: float, risk: str = "impurity") -> Tree:
-    """The subtree minimising ``R_α``: weakest links are collapsed while ``g(t) <= α``
+    """The subtree minimising ``R_α``: weakest links are collapsed while ``α(t) <= α``
     (scikit-learn's ``ccp_alpha`` rule)."""
     if not isinstance(tree, Tree):
         raise TypeError(f"tree must be a treebook Tree; got {type(tree).__name__}")
