@@ -127,7 +127,6 @@ def bench_memory(n: int):
 
 def bench_naive(sizes=(1_000, 10_000)):
     from treebook.cart import cart_split_finder, naive_best_threshold
-    from treebook.levelwise import node_summaries  # noqa: F401  (same numbers as the book)
 
     rows = []
     for n in sizes:

@@ -31,9 +31,9 @@ first feature in column order wins, then within a feature the smallest threshold
 of the categories present at the node:
 
 * two classes, or regression: the categories are sorted by the proportion of class 1
-  (by the mean response) and only the ``L - 1`` cuts along that order are scanned; Breiman
-  et al. prove one of them is optimal (see chapter 4), so the result is the best of all
-  ``2^(L-1) - 1`` subsets;
+  (by the mean response) and only the ``L - 1`` cuts along that order are scanned; one of
+  them is optimal (Breiman et al.; Fisher 1958 for regression; chapter 4 proves it), so
+  the result is the best of all ``2^(L-1) - 1`` subsets;
 * three or more classes: every subset is tried when at most 12 categories are present
   (at most 2047 partitions); above that, a heuristic — for each class ``k``, the cuts
   along the order of the proportion of class ``k`` — which is *not* guaranteed optimal;
@@ -424,6 +424,10 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         the risk ``R(t)`` used by ``ccp_alpha`` and the pruning path.
     grower : ``"auto"`` (level-wise on numeric data, recursive with categorical columns),
         ``"levelwise"`` or ``"recursive"``.
+
+    Attributes after ``fit`` (besides the shared ones: ``tree_``, ``classes_``, …):
+    ``full_tree_``, the tree before ``ccp_alpha`` pruning (``tree_`` itself when
+    ``ccp_alpha == 0``).
 
     See the module docstring for splits, ties, categorical subsets and missing values.
     """

@@ -153,3 +153,12 @@ def grow_tree(
             children.append((child, c_rows, c_w, depth + 1, child_avail, c_pure))
         stack.extend(reversed(children))
     return builder.build(**(metadata or {}))
+
+
+# =========================================================================================
+# The fast exact grower for numeric features (chapter 4): all nodes of a depth at once,
+# from presorted attribute lists. It lives in its own module; CART uses it.
+# =========================================================================================
+from .levelwise import grow_levelwise  # noqa: E402
+
+__all__ += ["grow_levelwise"]

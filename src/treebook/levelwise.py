@@ -5,27 +5,32 @@ every feature: ``O(n log n)`` per node and feature, and Python work per node. Th
 does what SLIQ {cite}`mehta1996` and SPRINT {cite}`shafer1996` do with their *presorted
 attribute lists*, in numpy:
 
-1. **Presort once.** For each feature ``f`` keep ``order[f]``, the row ids sorted by
-   ``x_f`` (stable: ties in row order), as ``int32``.
-2. **Nodes as segments.** At every depth the open nodes' rows lie in ``order[f]`` as
-   consecutive segments, the same segments for every feature, each sorted by ``x_f``.
+1. **Presort once.** For each feature, an *attribute list*: one ``int64`` per row,
+   sorted by the feature's value, packing the row id, the value's dense rank and (two
+   classes) the row's class (:func:`_presort`).
+2. **Nodes as segments.** At every depth the open nodes' rows lie in each list as
+   consecutive segments, the same segments for every feature, each sorted by value.
 3. **Score every cut of every node at once.** One cumulative sum of the class weights
-   along ``order[f]``, minus its value at each segment's start, gives the left counts of
-   every cut of every node; :mod:`treebook.splits`' CART scores turn them into scores; a
-   segmented maximum (``np.maximum.reduceat``) picks each node's best cut. The Python loop
-   runs over features and depths, never over nodes or rows.
-4. **Stable partition.** Each node sends its rows left or right; a cumulative count of
-   left rows gives every row its place in its child's segment, so every ``order[f]`` stays
-   sorted inside the children without sorting again.
+   along a list, restarted at each segment, gives the left counts of every cut of every
+   node; :mod:`treebook.splits`' CART scores turn them into scores; a segmented maximum
+   (``np.maximum.reduceat``) picks each node's best cut. The Python loop runs over
+   features and depths, never over nodes or rows.
+4. **Stable partition.** Each node sends its rows left or right. The left rows of a
+   whole list, taken in order, then the right ones, keep every child's rows sorted; the
+   children's sizes are known, so where each child's block goes is the same for every
+   feature. No list is sorted again.
 
 Numeric features only (categorical subsets go through the recursive grower). The result
-equals the recursive grower's tree: same cut candidates (a cut lies between sorted
-neighbours ``v < v'`` with ``v' > v + 1e-7``), same scores, the same tie rule (the first
-feature in column order, then the smallest threshold), the same node statistics summed in
-the same order. With integer weights (no weights) every count is an exact integer and the
-trees are identical bit for bit; with fractional weights or regression the prefix sums
-are rounded differently, so two cuts whose scores tie to within rounding may be chosen
-differently.
+equals the recursive grower's tree: the same cut candidates (a cut lies between sorted
+neighbours ``v < v'`` with ``v' > v + 1e-7``), the same scores, the same tie rule (scores
+within a relative ``1e-12`` tie; the first feature in column order wins, then the
+smallest threshold), the same node statistics summed in the same order. With integer
+weights (or none) every count is an exact integer and the trees are identical bit for
+bit; with fractional weights or regression the prefix sums are rounded differently, so
+two different cuts whose scores agree to about ``1e-12`` may be chosen differently.
+
+Indices are ``intp`` wherever an array indexes another: numpy converts a narrower index
+array on every gather, which costs more than the memory saved.
 """
 
 from __future__ import annotations
@@ -206,11 +211,12 @@ def _presort(X, y, ybits):
     return lists, reach
 
 
-def _class_bits(P):
-    """The class bit (bit 32) of each entry of an attribute list, as ``uint8``, read
-    through a byte view of the ``int64`` array (no 8-byte temporary)."""
+def _code_bits(P, mask):
+    """Bits 32-39 of each entry of an attribute list, ``& mask``, as ``uint8``: read
+    through a byte view of the ``int64`` array (no 8-byte temporary). Bit 0 of ``mask``
+    is the class (two classes), the next bit the ``close`` flag."""
     byte = 4 if sys.byteorder == "little" else 3
-    return P.view(np.uint8)[byte::8] & 1
+    return P.view(np.uint8)[byte::8] & mask
 
 
 def grow_levelwise(
@@ -321,7 +327,7 @@ def grow_levelwise(
                 invalid |= base_bad
                 if reach[f] is not None:
                     # after a value with a close successor: is the next rank far enough?
-                    chk = np.flatnonzero(g[:-1] & 1)
+                    chk = np.flatnonzero(_code_bits(P[:-1], 1 << ybits).view(bool))
                     chk = chk[~invalid[chk]]
                     close_ranks, first_far = reach[f]
                     far = first_far[np.searchsorted(close_ranks, g[chk] >> 1)]
@@ -346,7 +352,7 @@ def grow_levelwise(
                 else:
                     left = []
                     for k in (range(1, 2) if K == 2 else range(K)):
-                        ind = _class_bits(P) if K == 2 else (y[rows] == k)
+                        ind = _code_bits(P, 1) if K == 2 else (y[rows] == k)
                         if unit:
                             # left counts inside each segment: one cumulative sum,
                             # restarted at every segment by removing the previous total
@@ -454,30 +460,27 @@ def grow_levelwise(
         slot_base = np.empty(2 * J, dtype=np.int64)
         slot_base[slot_rank] = np.concatenate([[0], np.cumsum(slot_size[slot_rank])[:-1]])
         n_new = int(slot_size[open_slots].sum())
-        # a row at position p of segment j, with cr = rights before p (all segments):
-        #   right: slot_base[2j+1] + (cr - rights before segment j)
-        #   left:  slot_base[2j]   + (p - start_j) - (cr - rights before segment j)
-        rights_before = np.concatenate([[0], np.cumsum(slot_size[1::2])[:-1]])
-        C_pos = np.repeat(slot_base[1::2] - rights_before, seg_len)
-        D_pos = np.repeat(slot_base[0::2] - starts + rights_before, seg_len)
-        D_pos += np.arange(n_a)
+        # within a node the left rows keep their order, and so do the right ones: the
+        # left rows of all nodes, in list order, fill the left slots one after another
+        # (likewise the right ones), so their places are the same for every feature
+        dest = []
+        for b in (0, 1):
+            size_b = slot_size[b::2]
+            before = np.concatenate([[0], np.cumsum(size_b)[:-1]])
+            dest.append(np.arange(int(size_b.sum())) + np.repeat(slot_base[b::2] - before,
+                                                                   size_b))
         for f in range(m):
             P = lists[f]
             rows = P & ROW
-            gr = go_right[rows]
+            right = go_right[rows].view(bool)
             del rows
-            cr = np.cumsum(gr, dtype=np.int64)
-            cr -= gr
-            dest = D_pos - cr
-            cr += C_pos
-            np.copyto(dest, cr, where=gr.view(bool))
-            del cr, gr
             full = np.empty(n_a, dtype=np.int64)
-            full[dest] = P
-            del dest, P
+            full[dest[0]] = P[~right]
+            full[dest[1]] = P[right]
+            del right, P
             lists[f] = full[:n_new]
             del full
-        del C_pos, D_pos
+        del dest
         new_index = np.full(2 * J, -1, dtype=np.int32)
         new_index[open_slots] = np.arange(open_slots.size)
         node_of_row[alive] = new_index[key]
@@ -491,36 +494,48 @@ def grow_levelwise(
     return nodes.tree(regression, metadata or {})
 
 
-def apply_binary(tree: Tree, X, *, steps: int = 4) -> np.ndarray:
+def apply_binary(tree: Tree, X, *, steps: int = 6) -> np.ndarray:
     """The leaf each row reaches in a tree of ``THRESHOLD`` splits only (CART on numeric
     data), for complete numeric ``X``: all rows go down together, one level per step.
 
     The same walk as :meth:`treebook.tree.Tree.apply`, specialised: with no categories,
-    no missing values and exactly two branches per test, a step is four array gathers
-    (feature, value, threshold, child) over the rows still moving (indices are ``intp``:
-    numpy converts narrower index arrays on every gather). Node ids are kept
-    doubled (``2i``) so that branch ``b`` of node ``i`` is entry ``2i + b`` of one child
-    table; a leaf points to itself, so rows that arrived early can take ``steps`` more
-    steps before the finished ones are dropped. Rows go in blocks that fit the cache.
+    no missing values and exactly two branches per test, a step is three gathers
+    (feature, value, threshold), a comparison and a fourth gather (child) over the rows
+    still moving. The tables are laid out for the cache: nodes renumbered breadth-first
+    (the top levels, which every row visits, form one small block) and doubled, so that
+    branch ``b`` of node ``i`` is entry ``2i + b`` of one child table; a leaf points to
+    itself, so rows that arrived early can take up to ``steps`` more steps before the
+    finished ones are dropped. Rows go in blocks of 8,192, and every index array is
+    ``intp`` (numpy converts narrower index arrays on every gather).
     """
     if np.any((tree.kind != NodeKind.LEAF) & (tree.kind != NodeKind.THRESHOLD)):
         raise ValueError("apply_binary needs a tree of threshold splits only")
     X = np.ascontiguousarray(X, dtype=float)
     n, m = X.shape
-    internal = tree.kind == NodeKind.THRESHOLD
     N = tree.node_count
-    ids = np.arange(N)
-    ptr = tree.children_ptr[:-1][internal]
-    child = np.repeat(2 * ids, 2).astype(np.intp)  # a leaf's branches lead back to itself
-    child[2 * ids[internal]] = 2 * tree.children[ptr]
-    child[2 * ids[internal] + 1] = 2 * tree.children[ptr + 1]
-    feature = np.repeat(np.where(internal, tree.feature, 0), 2).astype(np.intp)
-    threshold = np.repeat(np.where(internal, tree.threshold, np.inf), 2)
-    leaf = np.repeat(~internal, 2)
+    internal = tree.kind == NodeKind.THRESHOLD
     out = np.zeros(n, dtype=np.int64)
     if not internal[0]:
         return out
-    block = max(1, (1 << 18) // max(m, 1))  # about 2 MB of X per block
+    # breadth-first ids (pre-order within a depth); tables indexed by 2·id + branch
+    old_of = np.argsort(tree.depth, kind="stable")
+    new_of = np.empty(N, dtype=np.intp)
+    new_of[old_of] = np.arange(N)
+    ids = np.flatnonzero(internal)
+    ptr = tree.children_ptr[ids]
+    child = np.repeat(2 * np.arange(N, dtype=np.intp), 2)  # leaves lead back to themselves
+    child[2 * new_of[ids]] = 2 * new_of[tree.children[ptr]]
+    child[2 * new_of[ids] + 1] = 2 * new_of[tree.children[ptr + 1]]
+    feature = np.zeros(2 * N, dtype=np.int16 if m < 2**15 else np.intp)
+    threshold = np.full(2 * N, np.inf)
+    for b in (0, 1):
+        feature[2 * new_of[ids] + b] = tree.feature[ids]
+        threshold[2 * new_of[ids] + b] = tree.threshold[ids]
+    leaf = np.repeat(~internal[old_of], 2)
+
+    block = 1 << 13  # rows per block: every array of a step stays in the cache
+    f_buf, x_buf = np.empty(block, dtype=np.intp), np.empty(block)
+    t_buf, go_buf = np.empty(block), np.empty(block, dtype=bool)
     for b0 in range(0, n, block):
         flat = X[b0 : b0 + block].ravel()
         nb = flat.shape[0] // m
@@ -528,11 +543,18 @@ def apply_binary(tree: Tree, X, *, steps: int = 4) -> np.ndarray:
         node = np.zeros(nb, dtype=np.intp)
         row = np.arange(nb)
         while row.size:
+            k = row.size
+            f, x, t, go = f_buf[:k], x_buf[:k], t_buf[:k], go_buf[:k]
             for _ in range(steps):
-                node = child[node + (flat[pos + feature[node]] > threshold[node])]
+                np.add(pos, feature[node], out=f)
+                np.take(flat, f, out=x, mode="clip")
+                np.take(threshold, node, out=t, mode="clip")
+                np.greater(x, t, out=go)
+                node += go
+                np.take(child, node, out=node, mode="clip")
             done = leaf[node]
             if done.any():
-                out[b0 + row[done]] = node[done] // 2
+                out[b0 + row[done]] = old_of[node[done] // 2]
                 keep = ~done
                 pos, node, row = pos[keep], node[keep], row[keep]
     return out
