@@ -21,4 +21,9 @@ from .c45 import C45Classifier
 from .cls import CLSClassifier
 from .cart import CARTClassifier, CARTRegressor
 
+__all__ = [
+    "ID3Classifier", "C45Classifier", "CARTClassifier", "CARTRegressor", "CLSClassifier",
+    "Tree", "entropy", "conditional_entropy", "information_gain", "split_information",
+    "gain_ratio", "gini", "gini_index", "gini_gain", "misclassification_error", "variance",
+]
 __version__ = "0.1.0"

@@ -236,7 +236,10 @@ class DecisionTreeClassifierBase(_TreeEstimatorBase):
     # a pruned or truncated version of ``tree_`` (same features and classes) predicts
     # through these, so sliders and pruning paths never refit or copy the estimator
     def _predict_with(self, tree: Tree, X) -> np.ndarray:
-        proba = tree.distribution(self._encode(X), missing=self._route_missing)
+        Xe = self._encode(X)
+        if self._route_missing == "stop":  # one end node per row: its majority class
+            return self.classes_[np.argmax(tree.node_prediction(), axis=1)[tree.apply(Xe)]]
+        proba = tree.distribution(Xe, missing=self._route_missing)
         return self.classes_[np.argmax(proba, axis=1)]
 
     def _score_with(self, tree: Tree, X, y, sample_weight=None) -> float:

@@ -58,7 +58,7 @@ import numpy as np
 
 from .base import DecisionTreeClassifierBase, DecisionTreeRegressorBase, Interval, Options
 from .grow import grow_tree
-from .levelwise import EPSILON, apply_binary, grow_levelwise, node_summaries
+from .levelwise import EPSILON, grow_levelwise, node_summaries
 from .splits import (
     FEATURE_THRESHOLD,
     SPLIT_SCORES,
@@ -376,17 +376,6 @@ class _CARTMixin:
             return np.asarray(X, dtype=float)
         return super()._encode(X)
 
-    # prediction: a tree of threshold splits walks the fast path; others the general one
-    def _apply_tree(self, tree: Tree, X) -> np.ndarray:
-        Xe = self._encode(X)
-        if np.all((tree.kind == NodeKind.LEAF) | (tree.kind == NodeKind.THRESHOLD)):
-            return apply_binary(tree, Xe)
-        return tree.apply(Xe)
-
-    def apply(self, X) -> np.ndarray:
-        """Node id where each row ends (a leaf, or a node where its category is unseen)."""
-        return self._apply_tree(self.tree_, X)
-
     def _clone(self, **params):
         est = type(self)(**self.get_params())
         return est.set_params(**params)
@@ -450,20 +439,6 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
     def _grow(self, X, y, w):
         return self._grow_cart(X, y, w, self.n_classes_, self.classes_)
 
-    def predict_proba(self, X) -> np.ndarray:
-        """Class frequencies ``C_k/|D|`` of the node each row reaches."""
-        self._check_fitted()
-        return self._proba_with(self.tree_, X)
-
-    def _proba_with(self, tree: Tree, X) -> np.ndarray:
-        end = self._apply_tree(tree, X)
-        tot = tree.value.sum(axis=1, keepdims=True)
-        return (tree.value / np.where(tot > 0, tot, 1.0))[end]
-
-    def _predict_with(self, tree: Tree, X) -> np.ndarray:
-        # the majority class of the end node; ties to the class first in classes_
-        return self.classes_[np.argmax(tree.value, axis=1)[self._apply_tree(tree, X)]]
-
 
 class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
     """CART regression tree: least-squares splits, leaves predict the mean response.
@@ -498,5 +473,3 @@ class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
     def _grow(self, X, y, w):
         return self._grow_cart(X, y, w, 0, None)
 
-    def _predict_with(self, tree: Tree, X) -> np.ndarray:
-        return tree.value[self._apply_tree(tree, X), 0]

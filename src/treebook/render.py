@@ -471,7 +471,6 @@ def to_graphviz(tree: Tree, *, max_depth: int | None = None, highlight: Iterable
     g.attr("node", shape="box", style="rounded,filled", fontname=_FONT, fontsize="11",
            margin="0.08,0.04", penwidth="1.2")
     g.attr("edge", fontname=_FONT, fontsize="10", color="#555555", arrowsize="0.6")
-    names = _class_names(tree) if not tree.is_regression else []
     colours = list(PALETTE)
     if tree.is_regression:
         vals = tree.value[:, 0]

@@ -118,6 +118,21 @@ class Tree:
             raise ValueError("a regression tree has no classes")
         return np.argmax(self.value, axis=1)
 
+    def node_prediction(self) -> np.ndarray:
+        """What each node predicts: class frequencies ``C_k/|D|`` (shape ``(n, K)``) or the
+        mean response (shape ``(n,)``). A node that no training case reached (weight 0)
+        takes the frequencies of its nearest ancestor that has cases, as C4.5 and J48
+        label an empty branch by its parent."""
+        if self.is_regression:
+            return self.value[:, 0]
+        tot = self.value.sum(axis=1, keepdims=True)
+        freq = self.value / np.where(tot > 0, tot, 1.0)
+        if np.any(tot <= 0):
+            for i in range(1, self.node_count):  # pre-order: a parent is fixed first
+                if tot[i, 0] <= 0:
+                    freq[i] = freq[self.parent[i]]
+        return freq
+
     # ------------------------------------------------------------------------- routing
     def _branch(self, nodes: np.ndarray, x: np.ndarray) -> np.ndarray:
         """Branch index taken at each node by feature value ``x``; -1 stops, -2 is missing."""
@@ -203,10 +218,19 @@ class Tree:
     def apply(self, X) -> np.ndarray:
         """The node where each row stops (a leaf, or the node where its category is unseen
         or its value missing)."""
+        X = np.asarray(X, dtype=float)
+        if self._threshold_only() and not np.isnan(X).any():
+            # numeric tests only and no missing value: the cache-friendly binary walk
+            from .levelwise import apply_binary
+
+            return apply_binary(self, X)
         rows, nodes, _ = self.route(X, missing="stop")
-        out = np.empty(np.asarray(X).shape[0], dtype=np.int64)
+        out = np.empty(X.shape[0], dtype=np.int64)
         out[rows] = nodes
         return out
+
+    def _threshold_only(self) -> bool:
+        return bool(np.all((self.kind == NodeKind.LEAF) | (self.kind == NodeKind.THRESHOLD)))
 
     def decision_path(self, X):
         """Indicator matrix (``scipy.sparse`` CSR, rows × nodes) of the nodes each row visits."""
@@ -234,23 +258,21 @@ class Tree:
 
         Classification: the relative class frequencies ``C_k / |D|`` of the node each row
         ends at; with ``missing="distribute"`` the frequencies of all end nodes averaged
-        with the row's routing weights. A node that no training case reached (weight 0)
-        answers with the frequencies of its nearest ancestor that has cases, as C4.5 and
-        J48 label an empty branch by its parent.
+        with the row's routing weights (see :meth:`node_prediction` for nodes without
+        training cases).
         """
+        if missing not in ("stop", "distribute"):
+            raise ValueError(f"missing must be 'stop' or 'distribute'; got {missing!r}")
+        X = np.asarray(X, dtype=float)
+        node_value = self.node_prediction()
+        if missing == "stop" or not np.isnan(X).any() and self._threshold_only():
+            return node_value[self.apply(X)]  # one end node per row
         rows, nodes, w = self.route(X, missing=missing)
-        n = np.asarray(X).shape[0]
+        n = X.shape[0]
         if self.is_regression:
-            vals = self.value[nodes, 0] * w
-            return np.bincount(rows, weights=vals, minlength=n)
-        tot = self.value.sum(axis=1, keepdims=True)
-        freq = self.value / np.where(tot > 0, tot, 1.0)
-        if np.any(tot <= 0):
-            for i in range(1, self.node_count):  # pre-order: a parent is fixed first
-                if tot[i, 0] <= 0:
-                    freq[i] = freq[self.parent[i]]
+            return np.bincount(rows, weights=node_value[nodes] * w, minlength=n)
         out = np.zeros((n, self.value.shape[1]))
-        np.add.at(out, rows, freq[nodes] * w[:, None])
+        np.add.at(out, rows, node_value[nodes] * w[:, None])
         return out
 
     # ------------------------------------------------------------------------- pruning

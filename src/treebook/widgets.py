@@ -269,6 +269,57 @@ def line_chart_svg(x: Sequence[float], series: dict, *, current: int | None = No
 
 
 # --------------------------------------------------------------------------- depth explorer
+def _tree_sequence_slider(model, values, trees, X_train, y_train, X_test, y_test, *,
+                          key: str, description: str, format_value: Callable[[Any], str],
+                          chart_x, xlabel: str, ylim, draw_depth, draw_kwargs,
+                          choose_initial: Callable[[list], Any], initial=None,
+                          extra_columns: dict | None = None) -> FrameSlider:
+    """One slider frame per tree of a sequence (a tree cut at each depth, pruned at each
+    CF or α): each frame shows the parameter, the number of leaves, training and test
+    score, a chart of both with the current frame marked, and the drawing.
+
+    Shared by every explorer below; ``results`` on the returned slider is a DataFrame
+    with columns ``key``, ``leaves``, ``nodes``, ``train``, ``test``.
+    """
+    import pandas as pd
+
+    train = [model._score_with(t, X_train, y_train) for t in trees]
+    test = [model._score_with(t, X_test, y_test) for t in trees]
+    results = pd.DataFrame({key: values, "leaves": [t.n_leaves for t in trees],
+                            "nodes": [t.node_count for t in trees], "train": train,
+                            "test": test, **(extra_columns or {})})
+    metric = "accuracy" if getattr(model, "_estimator_type", "") == "classifier" else "R²"
+    if initial is None:
+        initial = choose_initial(test)
+    if initial not in values:
+        raise ValueError(f"initial must be one of the {key} values {list(values)}; "
+                         f"got {initial!r}")
+    index_of = {v: i for i, v in enumerate(values)}
+    if ylim == "tight":  # zoom on the scores, leaving the lower part to the legend
+        lo, hi = min(train + test), max(train + test)
+        span = max(hi - lo, 0.02)
+        ylim = (max(0.0, lo - 0.6 * span), min(1.0, hi + 0.1 * span))
+    elif ylim is None and metric == "accuracy":
+        ylim = (0.0, 1.0)
+
+    def render(v):
+        i = index_of[v]
+        t = trees[i]
+        stats = (f'<div class="tb-frame-stats" style="margin:0.3em 0">{description} '
+                 f'<b>{format_value(v)}</b> · {t.n_leaves} leaves · training {metric} '
+                 f'<b>{train[i]:.3f}</b> · test {metric} <b>{test[i]:.3f}</b></div>')
+        chart = line_chart_svg(chart_x, {f"training {metric}": train, f"test {metric}": test},
+                               current=i, xlabel=xlabel, ylabel=metric, ylim=ylim)
+        drawing = to_graphviz(t, max_depth=draw_depth, **(draw_kwargs or {})).to_html()
+        return stats + f"<div>{chart}</div>" + drawing
+
+    slider = FrameSlider(values, render, description=description, format_value=format_value,
+                         initial=index_of[initial])
+    slider.results = results
+    slider.model = model
+    return slider
+
+
 def depth_explorer(estimator, X_train, y_train, X_test, y_test, *, depths=None,
                    draw_depth: int | None = 3, draw_kwargs: dict | None = None,
                    initial: int | None = None, sample_weight=None) -> FrameSlider:
@@ -291,8 +342,6 @@ def depth_explorer(estimator, X_train, y_train, X_test, y_test, *, depths=None,
     The returned :class:`FrameSlider` also carries ``results`` (a DataFrame with columns
     ``depth``, ``leaves``, ``nodes``, ``train``, ``test``) and ``model`` (the fitted copy).
     """
-    import pandas as pd
-
     params = estimator.get_params()
     if "max_depth" in params:
         params["max_depth"] = None
@@ -306,34 +355,11 @@ def depth_explorer(estimator, X_train, y_train, X_test, y_test, *, depths=None,
         if not depths or min(depths) < 0:
             raise ValueError(f"depths must be non-negative integers; got {depths!r}")
     trees = [full.truncate(d) for d in depths]
-    train = [model._score_with(t, X_train, y_train) for t in trees]
-    test = [model._score_with(t, X_test, y_test) for t in trees]
-    results = pd.DataFrame({"depth": depths, "leaves": [t.n_leaves for t in trees],
-                            "nodes": [t.node_count for t in trees], "train": train,
-                            "test": test})
-    metric = "accuracy" if getattr(model, "_estimator_type", "") == "classifier" else "R²"
-    if initial is None:
-        initial = depths[int(np.argmax(test))]
-    if initial not in depths:
-        raise ValueError(f"initial must be one of the depths {depths}; got {initial!r}")
-    ylim = (0.0, 1.0) if metric == "accuracy" else None
-    index_of = {d: i for i, d in enumerate(depths)}
-
-    def render(d):
-        i = index_of[d]
-        t = trees[i]
-        stats = (f'<div class="tb-frame-stats" style="margin:0.3em 0">depth <b>{d}</b> · '
-                 f'{t.n_leaves} leaves · training {metric} <b>{train[i]:.3f}</b> · '
-                 f'test {metric} <b>{test[i]:.3f}</b></div>')
-        chart = line_chart_svg(depths, {f"training {metric}": train, f"test {metric}": test},
-                               current=i, xlabel="depth", ylabel=metric, ylim=ylim)
-        drawing = to_graphviz(t, max_depth=draw_depth, **(draw_kwargs or {})).to_html()
-        return stats + f"<div>{chart}</div>" + drawing
-
-    slider = FrameSlider(depths, render, description="depth", initial=index_of[initial])
-    slider.results = results
-    slider.model = model
-    return slider
+    return _tree_sequence_slider(
+        model, depths, trees, X_train, y_train, X_test, y_test, key="depth",
+        description="depth", format_value=str, chart_x=depths, xlabel="depth", ylim=None,
+        draw_depth=draw_depth, draw_kwargs=draw_kwargs, initial=initial,
+        choose_initial=lambda test: depths[int(np.argmax(test))])
 
 
 # =========================================================================================
@@ -357,8 +383,6 @@ def confidence_explorer(estimator, X_train, y_train, X_test, y_test, *,
     with columns ``confidence``, ``leaves``, ``nodes``, ``train``, ``test``; ``model`` is
     the fitted copy.
     """
-    import pandas as pd
-
     if not hasattr(estimator, "pruned_tree"):
         raise TypeError("confidence_explorer needs a C4.5 estimator (with pruned_tree)")
     confidences = [float(c) for c in confidences]
@@ -370,40 +394,15 @@ def confidence_explorer(estimator, X_train, y_train, X_test, y_test, *,
     model.fit(X_train, y_train, sample_weight=sample_weight)
     trees = [model.pruned_tree(X_train, y_train, sample_weight, confidence=c)
              for c in confidences]
-    train = [model._score_with(t, X_train, y_train) for t in trees]
-    test = [model._score_with(t, X_test, y_test) for t in trees]
-    results = pd.DataFrame({"confidence": confidences, "leaves": [t.n_leaves for t in trees],
-                            "nodes": [t.node_count for t in trees], "train": train,
-                            "test": test})
-    if initial is None:
-        cf = float(params.get("confidence", np.nan))
-        initial = cf if cf in confidences else confidences[int(np.argmax(test))]
-    if float(initial) not in confidences:
-        raise ValueError(f"initial must be one of the confidences {confidences}; got {initial!r}")
-    index_of = {c: i for i, c in enumerate(confidences)}
-    # leave the lower part of the chart to the legend
-    lo, hi = min(train + test), max(train + test)
-    span = max(hi - lo, 0.02)
-    ylim = (max(0.0, lo - 0.6 * span), min(1.0, hi + 0.1 * span))
-
-    def render(c):
-        i = index_of[c]
-        t = trees[i]
-        stats = (f'<div class="tb-frame-stats" style="margin:0.3em 0">CF <b>{c:g}</b> · '
-                 f'{t.n_leaves} leaves · training accuracy <b>{train[i]:.3f}</b> · '
-                 f'test accuracy <b>{test[i]:.3f}</b></div>')
-        chart = line_chart_svg(confidences, {"training accuracy": train,
-                                             "test accuracy": test},
-                               current=i, xlabel="confidence factor CF", ylabel="accuracy",
-                               ylim=ylim)
-        drawing = to_graphviz(t, max_depth=draw_depth, **(draw_kwargs or {})).to_html()
-        return stats + f"<div>{chart}</div>" + drawing
-
-    slider = FrameSlider(confidences, render, description="CF",
-                         format_value=lambda c: f"{c:g}", initial=index_of[float(initial)])
-    slider.results = results
-    slider.model = model
-    return slider
+    cf = float(params.get("confidence", np.nan))
+    return _tree_sequence_slider(
+        model, confidences, trees, X_train, y_train, X_test, y_test, key="confidence",
+        description="CF", format_value=lambda c: f"{c:g}", chart_x=confidences,
+        xlabel="confidence factor CF", ylim="tight",
+        draw_depth=draw_depth, draw_kwargs=draw_kwargs,
+        initial=None if initial is None else float(initial),
+        choose_initial=lambda test: cf if cf in confidences
+        else confidences[int(np.argmax(test))])
 
 
 # =========================================================================================
@@ -428,8 +427,6 @@ def alpha_explorer(estimator, X_train, y_train, X_test, y_test, *, risk: str | N
     DataFrame with columns ``alpha``, ``leaves``, ``nodes``, ``train``, ``test``;
     ``model`` is the fitted copy and ``path`` the full pruning path.
     """
-    import pandas as pd
-
     from .prune.cost_complexity import cost_complexity_path, prune_ccp
 
     if not hasattr(estimator, "ccp_alpha"):
@@ -448,39 +445,20 @@ def alpha_explorer(estimator, X_train, y_train, X_test, y_test, *, risk: str | N
         alphas = alphas[keep]
     alphas = [float(a) for a in alphas]
     trees = [prune_ccp(model.tree_, a, risk=risk) for a in alphas]
-    train = [model._score_with(t, X_train, y_train) for t in trees]
-    test = [model._score_with(t, X_test, y_test) for t in trees]
     leaves = [t.n_leaves for t in trees]
-    results = pd.DataFrame({"alpha": alphas, "leaves": leaves,
-                            "nodes": [t.node_count for t in trees], "train": train,
-                            "test": test})
-    metric = "accuracy" if getattr(model, "_estimator_type", "") == "classifier" else "R²"
-    if initial is None:
+
+    def simplest_best(test):
         best = max(test)
-        initial = alphas[max(i for i, s in enumerate(test) if s == best)]
-    if float(initial) not in alphas:
-        raise ValueError(f"initial must be one of the path's α values {alphas}; got {initial!r}")
-    index_of = {a: i for i, a in enumerate(alphas)}
-    ylim = (0.0, 1.0) if metric == "accuracy" else None
+        return alphas[max(i for i, v in enumerate(test) if v == best)]
 
-    def render(a):
-        i = index_of[a]
-        t = trees[i]
-        stats = (f'<div class="tb-frame-stats" style="margin:0.3em 0">α <b>{a:.4g}</b> · '
-                 f'{t.n_leaves} leaves · training {metric} <b>{train[i]:.3f}</b> · '
-                 f'test {metric} <b>{test[i]:.3f}</b></div>')
-        chart = line_chart_svg(leaves, {f"training {metric}": train, f"test {metric}": test},
-                               current=i, xlabel="leaves of the pruned tree", ylabel=metric,
-                               ylim=ylim)
-        drawing = to_graphviz(t, max_depth=draw_depth, **(draw_kwargs or {})).to_html()
-        return stats + f"<div>{chart}</div>" + drawing
-
-    slider = FrameSlider(alphas, render, description="α",
-                         format_value=lambda a: f"{a:.4g}", initial=index_of[float(initial)])
-    slider.results = results
-    slider.model = model
+    slider = _tree_sequence_slider(
+        model, alphas, trees, X_train, y_train, X_test, y_test, key="alpha",
+        description="α", format_value=lambda a: f"{a:.4g}", chart_x=leaves,
+        xlabel="leaves of the pruned tree", ylim=None, draw_depth=draw_depth,
+        draw_kwargs=draw_kwargs, initial=None if initial is None else float(initial),
+        choose_initial=simplest_best)
     slider.path = path
     return slider
 
 
-__all__ += ["alpha_explorer"]
+__all__ += ["confidence_explorer", "alpha_explorer"]
