@@ -231,9 +231,14 @@ def encode_labels(y, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
     numbers = (int, float, np.integer, np.floating)
     if arr.dtype.kind in "biuf" or all(isinstance(c, numbers) for c in classes):
         classes = np.asarray(classes.tolist())  # numeric (or bool) labels keep a numeric dtype
-    lookup = {v: k for k, v in enumerate(classes.tolist())}
-    codes = np.fromiter((lookup[v] for v in arr.tolist()), dtype=np.int64, count=arr.shape[0])
-    return classes, codes
+    # hash lookup in pandas (vectorised); tupleize_cols=False keeps tuple labels as labels
+    index = pd.Index(classes.tolist(), dtype=object, tupleize_cols=False)
+    codes = index.get_indexer(pd.Index(arr.tolist(), dtype=object, tupleize_cols=False))
+    if np.any(codes < 0):  # labels that compare equal but hash apart (never for plain types)
+        lookup = {v: k for k, v in enumerate(classes.tolist())}
+        codes = np.fromiter((lookup[v] for v in arr.tolist()), dtype=np.int64,
+                            count=arr.shape[0])
+    return classes, codes.astype(np.int64)
 
 
 def encode_targets(y, n_rows: int) -> np.ndarray:
