@@ -156,3 +156,32 @@ def test_sample_weight_checks():
                      ([[1, 1, 1]], "one weight per row")]:
         with pytest.raises(ValueError, match=match):
             check_sample_weight(w, 3)
+
+
+def test_float_matrix_is_used_without_a_copy_and_still_checked():
+    """A numeric float matrix is its own encoding: no copy, but the same checks."""
+    from treebook.encoding import FeatureEncoder
+
+    X = np.arange(12, dtype=float).reshape(4, 3)
+    enc, Xe = FeatureEncoder.fit(X)
+    assert np.shares_memory(Xe, X) and enc.names == ("x0", "x1", "x2")
+    assert not enc.is_categorical.any()
+    assert np.shares_memory(enc.transform(X), X)
+    bad = X.copy()
+    bad[2, 1] = np.inf
+    with pytest.raises(ValueError, match="'x1' has infinite values"):
+        FeatureEncoder.fit(bad)
+    with pytest.raises(ValueError, match="'x1' has infinite values"):
+        enc.transform(bad)
+    bad[2, 1] = np.nan
+    with pytest.raises(ValueError, match="'x1' has missing values.*use C4.5"):
+        FeatureEncoder.fit(bad, missing_hint="use C4.5")
+    enc2, Xe2 = FeatureEncoder.fit(bad, allow_missing=True)
+    assert np.isnan(Xe2[2, 1])
+    bad[:, 1] = np.nan
+    with pytest.raises(ValueError, match="'x1' has only missing values"):
+        FeatureEncoder.fit(bad, allow_missing=True)
+    # ID3 treats every column as categories: that path encodes codes, never the raw values
+    enc3, Xe3 = FeatureEncoder.fit(X, all_categorical=True)
+    assert enc3.is_categorical.all() and not np.shares_memory(Xe3, X)
+    assert Xe3[:, 0].tolist() == [0.0, 1.0, 2.0, 3.0]

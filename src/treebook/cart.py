@@ -349,33 +349,6 @@ class _CARTMixin:
             tree = prune_ccp(tree, self.ccp_alpha, risk=self.ccp_risk)
         return tree
 
-    def _encode_fit(self, X, sample_weight):
-        # a complete float matrix is its own encoding: the encoder learns the columns from
-        # one row (all numeric), and the data are not copied (at a million rows, the copy
-        # would be most of the memory a fit needs)
-        if (isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype.kind == "f"
-                and X.shape[0] > 0 and X.shape[1] > 0 and np.isfinite(X).all()):
-            from .encoding import FeatureEncoder, check_sample_weight
-
-            enc, _ = FeatureEncoder.fit(X[:1], all_categorical=self._all_categorical)
-            self.encoder_ = enc
-            self.feature_names_in_ = np.array(enc.names, dtype=object)
-            self.n_features_in_ = enc.n_features
-            return (np.asarray(X, dtype=float),
-                    check_sample_weight(sample_weight, X.shape[0]))
-        return super()._encode_fit(X, sample_weight)
-
-    def _encode(self, X):
-        # a float matrix for a model fitted on numeric columns needs no encoding: check
-        # it is finite and use it as it is (the general encoder copies column by column;
-        # it still runs, and reports the problem, when a value is missing or infinite)
-        self._check_fitted()
-        if (isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype.kind == "f"
-                and X.shape[0] > 0 and X.shape[1] == self.n_features_in_
-                and not self.encoder_.is_categorical.any() and np.isfinite(X).all()):
-            return np.asarray(X, dtype=float)
-        return super()._encode(X)
-
     def _clone(self, **params):
         est = type(self)(**self.get_params())
         return est.set_params(**params)

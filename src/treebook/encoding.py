@@ -97,6 +97,29 @@ def _column_is_categorical(col) -> bool:
                    and not isinstance(v, (bool, np.bool_)) for v in vals)
 
 
+def _is_float_matrix(X) -> bool:
+    return (isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype.kind == "f"
+            and X.shape[0] > 0 and X.shape[1] > 0)
+
+
+def _check_float_matrix(X: np.ndarray, names, allow_missing: bool, missing_hint: str,
+                        fitting: bool) -> None:
+    """The checks :meth:`FeatureEncoder._encode` makes, done on the whole matrix at once."""
+    finite = np.isfinite(X)
+    if finite.all():
+        return
+    bad_cols = np.flatnonzero(~finite.all(axis=0))
+    for j in bad_cols:
+        col = X[:, j]
+        if np.isinf(col).any():
+            raise ValueError(f"X column {names[j]!r} has infinite values")
+        if fitting and np.isnan(col).all():
+            raise ValueError(f"X column {names[j]!r} has only missing values")
+        if not allow_missing:
+            raise ValueError(f"X column {names[j]!r} has missing values (NaN/None)."
+                             + (f" {missing_hint}" if missing_hint else ""))
+
+
 @dataclass
 class FeatureEncoder:
     """Remembers the training columns and turns any later input into the same codes."""
@@ -116,6 +139,13 @@ class FeatureEncoder:
     @classmethod
     def fit(cls, X, *, all_categorical: bool = False, allow_missing: bool = False,
             missing_hint: str = "") -> tuple["FeatureEncoder", np.ndarray]:
+        if _is_float_matrix(X) and not all_categorical:
+            # a float matrix is its own encoding: check it and use it without a copy
+            # (at a million rows, a column-by-column copy is most of a fit's memory)
+            X = np.asarray(X, dtype=float)
+            names = tuple(f"x{j}" for j in range(X.shape[1]))
+            _check_float_matrix(X, names, allow_missing, missing_hint, fitting=True)
+            return cls(names, (None,) * X.shape[1], False), X
         names, cols, from_pandas = _columns(X)
         n = len(cols[0])
         if n == 0:
@@ -141,6 +171,11 @@ class FeatureEncoder:
         return enc, enc._encode(names, cols, allow_missing, missing_hint, name="X")
 
     def transform(self, X, *, allow_missing: bool = False, missing_hint: str = "") -> np.ndarray:
+        if (_is_float_matrix(X) and X.shape[1] == self.n_features
+                and not self.is_categorical.any()):
+            X = np.asarray(X, dtype=float)
+            _check_float_matrix(X, self.names, allow_missing, missing_hint, fitting=False)
+            return X
         names, cols, from_pandas = _columns(X)
         if from_pandas and self.from_pandas:
             missing_cols = [c for c in self.names if c not in names]
