@@ -24,15 +24,21 @@ $(STAMP): requirements.txt pyproject.toml
 
 setup: $(STAMP) dot
 
-dot:
-	@command -v dot >/dev/null 2>&1 || { \
+# $(call need,CHECK,PACKAGE,WHAT): when CHECK fails, install the Debian PACKAGE with apt-get
+# (as root), else stop with a message naming the package.
+define need
+	@$(1) >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "Graphviz 'dot' not found: installing Debian package graphviz"; \
-	    (apt-get install -y -qq graphviz >/dev/null 2>&1 || \
-	     (apt-get update -qq && apt-get install -y -qq graphviz >/dev/null)) ; \
+	    echo "$(3) not found: installing Debian package $(2)"; \
+	    apt-get install -y -qq $(2) >/dev/null 2>&1 || \
+	    { apt-get update -qq && apt-get install -y -qq $(2) >/dev/null; }; \
 	  else \
-	    echo "error: Graphviz 'dot' is missing; install the system package 'graphviz'" >&2; exit 1; \
+	    echo "error: $(3) is missing; install the system package '$(2)'" >&2; exit 1; \
 	  fi; }
+endef
+
+dot:
+	$(call need,command -v dot,graphviz,Graphviz 'dot')
 
 book: setup
 	rm -rf _build/html _build/jupyter_execute _build/.doctrees
@@ -53,14 +59,7 @@ BOOK_SOURCES := _config.yml _toc.yml $(shell find book src -type f \
   -not -path '*/__pycache__/*' -not -path '*/.ipynb_checkpoints/*' 2>/dev/null)
 
 chromium:
-	@test -x $(CHROMIUM) || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "Chromium not found: installing Debian package chromium"; \
-	    (apt-get install -y -qq chromium >/dev/null 2>&1 || \
-	     (apt-get update -qq && apt-get install -y -qq chromium >/dev/null)); \
-	  else \
-	    echo "error: $(CHROMIUM) is missing; install the system package 'chromium'" >&2; exit 1; \
-	  fi; }
+	$(call need,test -x $(CHROMIUM),chromium,Chromium)
 	@fc-list :lang=zh 2>/dev/null | grep -q . || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    (apt-get install -y -qq fonts-wqy-microhei >/dev/null 2>&1 || \

