@@ -185,7 +185,7 @@ def numeric_candidate(x, y, w, *, feature: int, n_classes: int, min_samples_leaf
         return None
     tables = scan["tables"]
     left = tables[:, 0, :].sum(axis=1)
-    ok = ((scan["upper"] - scan["lower"] > MIN_CUT_GAP)
+    ok = ((scan["lower"] + MIN_CUT_GAP < scan["upper"])   # J48: previous + 1e-5 < next
           & (left >= min_split - SMALL) & (known_w - left >= min_split - SMALL))
     n_cuts = int(np.count_nonzero(ok))
     if n_cuts == 0:
