@@ -11,6 +11,7 @@ hashable type become ``classes_``), ``predict``, ``predict_proba``, ``score``, `
 
 from __future__ import annotations
 
+import functools
 import inspect
 import numbers
 
@@ -20,7 +21,8 @@ from .encoding import (FeatureEncoder, check_sample_weight, encode_labels, encod
                        label_array)
 from .tree import Tree
 
-__all__ = ["DecisionTreeClassifierBase", "DecisionTreeRegressorBase", "Interval", "Options"]
+__all__ = ["DecisionTreeClassifierBase", "DecisionTreeRegressorBase", "Interval", "Options",
+           "Registered", "RandomState", "InstanceOf", "validate_params", "clone", "TreeEstimator"]
 
 
 class Interval:
@@ -54,6 +56,87 @@ class Options:
     def check(self, name, value):
         if value not in self.values:
             raise ValueError(f"{name} must be one of {list(self.values)}; got {value!r}")
+
+
+class Registered:
+    """A parameter that takes a name from a registry read at check time (criteria,
+    routing policies), so that a name registered later is accepted: ``names()`` returns
+    the allowed names; ``extra`` are further allowed values; ``objects`` a type whose
+    instances are accepted as they are (a criterion object instead of its name)."""
+
+    def __init__(self, names, *extra, objects: type | None = None):
+        self.names, self.extra, self.objects = names, extra, objects
+
+    @property
+    def values(self):
+        return (*self.extra, *self.names())
+
+    def check(self, name, value):
+        if self.objects is not None and isinstance(value, self.objects):
+            return
+        if not isinstance(value, str) and value not in self.extra:
+            raise ValueError(f"{name} must be one of {list(self.values)}; got {value!r}")
+        Options(*self.values).check(name, value)
+
+
+class RandomState:
+    """``random_state``: None, an int, or a numpy ``RandomState`` / ``Generator``."""
+
+    def check(self, name, value):
+        if isinstance(value, bool) or value is not None and not isinstance(
+                value, (numbers.Integral, np.random.RandomState, np.random.Generator)):
+            raise TypeError(f"{name} must be None, an int or a numpy random generator; "
+                            f"got {value!r}")
+
+
+class InstanceOf:
+    """A parameter that must be an instance of ``kind`` (``label`` names it in errors)."""
+
+    def __init__(self, kind, label: str | None = None):
+        self.kind, self.label = kind, label or kind.__name__
+
+    def check(self, name, value):
+        if not isinstance(value, self.kind):
+            raise TypeError(f"{name} must be a {self.label}; got {type(value).__name__}")
+
+
+def validate_params(constraints: dict):
+    """Check a public function's arguments with the estimators' constraints.
+
+    ``@validate_params({"alpha": Interval(float, 0, None), "risk": Options(...)})``
+    checks each named argument (bound as the call passed it, or its default) with the
+    constraint's ``check(name, value)`` before the function runs, as scikit-learn's
+    ``validate_params`` does; a bad value raises the constraint's ``TypeError`` /
+    ``ValueError`` naming the argument. The constraints are kept on the function as
+    ``__parameter_constraints__``.
+    """
+
+    def decorate(fn):
+        sig = inspect.signature(fn)
+        unknown = set(constraints) - set(sig.parameters)
+        if unknown:
+            raise TypeError(f"{fn.__name__} has no parameter(s) {sorted(unknown)}")
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            bound = sig.bind(*args, **kwargs)
+            bound.apply_defaults()
+            for name, constraint in constraints.items():
+                constraint.check(name, bound.arguments[name])
+            return fn(*args, **kwargs)
+
+        wrapper.__parameter_constraints__ = dict(constraints)
+        return wrapper
+
+    return decorate
+
+
+def clone(estimator, **params):
+    """A new, unfitted estimator of the same class with the same parameters, changed by
+    ``params`` (scikit-learn's ``clone`` followed by ``set_params``)."""
+    if not isinstance(estimator, _TreeEstimatorBase):
+        raise TypeError(f"estimator must be a treebook estimator; got {type(estimator).__name__}")
+    return type(estimator)(**estimator.get_params()).set_params(**params)
 
 
 def _target_name(y) -> str | None:
@@ -165,6 +248,7 @@ class _TreeEstimatorBase:
     # ------------------------------------------------------------------ shared API
     @property
     def _route_missing(self):
+        """The routing policy (name) prediction uses for missing values."""
         return "distribute" if self._missing == "distribute" else "stop"
 
     def apply(self, X) -> np.ndarray:
@@ -226,24 +310,29 @@ class DecisionTreeClassifierBase(_TreeEstimatorBase):
         """The majority class of the node each row reaches; ties go to the class that
         comes first in ``classes_``."""
         self._check_fitted()
-        return self._predict_with(self.tree_, X)
+        return self.predict_with(self.tree_, X)
 
     def score(self, X, y, sample_weight=None) -> float:
         """(Weighted) accuracy of :meth:`predict` on ``(X, y)``."""
         self._check_fitted()
-        return self._score_with(self.tree_, X, y, sample_weight)
+        return self.score_with(self.tree_, X, y, sample_weight)
 
-    # a pruned or truncated version of ``tree_`` (same features and classes) predicts
-    # through these, so sliders and pruning paths never refit or copy the estimator
-    def _predict_with(self, tree: Tree, X) -> np.ndarray:
+    def predict_with(self, tree: Tree, X) -> np.ndarray:
+        """:meth:`predict` through ``tree``, a pruned or truncated version of ``tree_``
+        (same features and classes), so sliders and pruning paths never refit or copy
+        the estimator."""
+        self._check_fitted()
         Xe = self._encode(X)
         if self._route_missing == "stop":  # one end node per row: its majority class
             return self.classes_[np.argmax(tree.node_prediction(), axis=1)[tree.apply(Xe)]]
         proba = tree.distribution(Xe, missing=self._route_missing)
         return self.classes_[np.argmax(proba, axis=1)]
 
-    def _score_with(self, tree: Tree, X, y, sample_weight=None) -> float:
-        pred = self._predict_with(tree, X)
+    _predict_with = predict_with  # the names used before predict_with was public
+
+    def score_with(self, tree: Tree, X, y, sample_weight=None) -> float:
+        """:meth:`score` through ``tree`` (see :meth:`predict_with`)."""
+        pred = self.predict_with(tree, X)
         y = label_array(y)
         if y.ndim != 1:  # a (n, 1) column would broadcast against pred into (n, n)
             raise ValueError(f"y must be one-dimensional; got shape {y.shape}")
@@ -251,6 +340,8 @@ class DecisionTreeClassifierBase(_TreeEstimatorBase):
             raise ValueError(f"y has {y.shape[0]} labels but X has {pred.shape[0]} rows")
         w = check_sample_weight(sample_weight, pred.shape[0])
         return float(np.average(pred == y, weights=w))
+
+    _score_with = score_with
 
 
 class DecisionTreeRegressorBase(_TreeEstimatorBase):
@@ -262,20 +353,31 @@ class DecisionTreeRegressorBase(_TreeEstimatorBase):
     def predict(self, X) -> np.ndarray:
         """The mean response of the leaf each row reaches."""
         self._check_fitted()
-        return self._predict_with(self.tree_, X)
+        return self.predict_with(self.tree_, X)
 
     def score(self, X, y, sample_weight=None) -> float:
         """Coefficient of determination R² of :meth:`predict`."""
         self._check_fitted()
-        return self._score_with(self.tree_, X, y, sample_weight)
+        return self.score_with(self.tree_, X, y, sample_weight)
 
-    def _predict_with(self, tree: Tree, X) -> np.ndarray:
+    def predict_with(self, tree: Tree, X) -> np.ndarray:
+        """:meth:`predict` through ``tree``, a pruned or truncated version of ``tree_``."""
+        self._check_fitted()
         return tree.distribution(self._encode(X), missing=self._route_missing)
 
-    def _score_with(self, tree: Tree, X, y, sample_weight=None) -> float:
-        pred = self._predict_with(tree, X)
+    _predict_with = predict_with  # the names used before predict_with was public
+
+    def score_with(self, tree: Tree, X, y, sample_weight=None) -> float:
+        """:meth:`score` through ``tree`` (see :meth:`predict_with`)."""
+        pred = self.predict_with(tree, X)
         y = encode_targets(y, pred.shape[0])
         w = check_sample_weight(sample_weight, pred.shape[0])
         ss_res = np.dot(w, (y - pred) ** 2)
         ss_tot = np.dot(w, (y - np.average(y, weights=w)) ** 2)
         return float(1.0 - ss_res / ss_tot) if ss_tot > 0 else 0.0
+
+    _score_with = score_with
+
+
+#: the class every treebook estimator derives from (for ``isinstance`` checks)
+TreeEstimator = _TreeEstimatorBase

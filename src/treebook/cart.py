@@ -56,19 +56,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import DecisionTreeClassifierBase, DecisionTreeRegressorBase, Interval, Options
-from .grow import grow_tree
-from .levelwise import EPSILON, grow_levelwise, node_summaries
+from .base import (DecisionTreeClassifierBase, DecisionTreeRegressorBase, Interval, Options,
+                   RandomState, Registered, clone)
+from .criteria import Criterion, criterion_names, get_criterion
+from .grow import NodeStats, grow_tree
+from .levelwise import grow_levelwise
 from .splits import (
     FEATURE_THRESHOLD,
-    SPLIT_SCORES,
+    IMPURITY_TOLERANCE,
     Split,
     all_subset_masks,
     categorical_table,
     category_order,
     midpoint_threshold,
+    node_summaries,
     ordered_subset_masks,
-    squared_error_split_score,
     subset_branch_of_code,
     subset_tables,
     threshold_moments,
@@ -110,7 +112,7 @@ def _threshold_candidates(x, y, w, node, n_classes, criterion, min_samples_leaf)
     with np.errstate(divide="ignore", invalid="ignore"):
         if n_classes == 0:
             s_left = mom["S1"] - w_left * value[0]
-            score = squared_error_split_score(s_left, w_left, w_right)
+            score = criterion.split_proxy(s_left, w_left, w_right)
         else:
             score = _class_score(tables[:, 0, :], value, w_left, w_right, n_classes, criterion)
     score, i = _first_best(np.where(ok, score, -np.inf))  # ties: the smallest threshold
@@ -125,16 +127,12 @@ def _first_best(score):
 
 def _class_score(left_table, value, w_left, w_right, n_classes, criterion):
     """Arrange the columns exactly as the level-wise grower does, then score."""
-    fn = SPLIT_SCORES[criterion]
     if n_classes == 2:
         l1 = left_table[:, 1]
-        r1 = value[1] - l1
-        if criterion == "gini":
-            return fn([None, l1], [None, r1], w_left, w_right)
-        return fn([w_left - l1, l1], [w_right - r1, r1], w_left, w_right)
+        return criterion.two_class_score(l1, value[1] - l1, w_left, w_right)
     left = [left_table[:, k] for k in range(n_classes)]
     right = [value[k] - left[k] for k in range(n_classes)]
-    return fn(left, right, w_left, w_right)
+    return criterion.split_proxy(left, right, w_left, w_right)
 
 
 def _subset_candidates(codes, y, w, node, n_classes, n_categories, criterion,
@@ -173,17 +171,18 @@ def _subset_candidates(codes, y, w, node, n_classes, n_categories, criterion,
     w_right = W - w_left
     with np.errstate(divide="ignore", invalid="ignore"):
         if n_classes == 0:
-            score = squared_error_split_score(s_left, w_left, w_right)
+            score = criterion.split_proxy(s_left, w_left, w_right)
         else:
             score = _class_score(left_table, value, w_left, w_right, n_classes, criterion)
     score, i = _first_best(np.where(ok, score, -np.inf))
     return score, np.nan, subset_branch_of_code(masks[i], present)
 
 
-def cart_split_finder(*, n_classes: int, criterion: str, categorical, n_categories,
+def cart_split_finder(*, n_classes: int, criterion, categorical, n_categories,
                       min_samples_leaf: int, min_impurity_decrease: float, root_weight: float):
     """CART's split finder for :func:`treebook.grow.grow_tree`.
 
+    ``criterion`` is a name in :data:`treebook.criteria.CRITERIA` or a criterion object.
     For every feature, the best binary split by the sorted scan (numeric) or the subset
     search (categorical); across features the highest score, ties to the first feature.
     Returns ``None`` when no cut keeps ``min_samples_leaf`` rows on each side, or when the
@@ -191,6 +190,7 @@ def cart_split_finder(*, n_classes: int, criterion: str, categorical, n_categori
     is below ``min_impurity_decrease``.
     """
     categorical = np.asarray(categorical, dtype=bool)
+    criterion = get_criterion(criterion, regression=n_classes == 0)
 
     def find(X, y, w, rows, available):
         yr = y[rows]
@@ -222,7 +222,7 @@ def cart_split_finder(*, n_classes: int, criterion: str, categorical, n_categori
         Wt = W[0]
         improvement = (Wt / root_weight) * (imp_node[0] - (cW[1] / Wt * c_imp[1])
                                             - (cW[0] / Wt * c_imp[0]))
-        if improvement + EPSILON < min_impurity_decrease:
+        if improvement + IMPURITY_TOLERANCE < min_impurity_decrease:
             return None
         split.score = float(improvement)
         split.info = {"improvement": float(improvement), "scan_score": score}
@@ -231,7 +231,7 @@ def cart_split_finder(*, n_classes: int, criterion: str, categorical, n_categori
     return find
 
 
-def grow_cart(X, y, sample_weight, *, n_classes: int, criterion: str, categorical=None,
+def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=None,
               n_categories=None, max_depth=None, min_samples_split: int = 2,
               min_samples_leaf: int = 1, min_impurity_decrease: float = 0.0,
               grower: str = "recursive", metadata: dict | None = None) -> Tree:
@@ -239,6 +239,7 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion: str, categorica
     or the level-wise grower (``"levelwise"``, numeric features only)."""
     X = np.asarray(X, dtype=float)
     w = np.asarray(sample_weight, dtype=float)
+    criterion = get_criterion(criterion, regression=n_classes == 0)
     categorical = (np.zeros(X.shape[1], bool) if categorical is None
                    else np.asarray(categorical, dtype=bool))
     params = dict(n_classes=n_classes, criterion=criterion, max_depth=max_depth,
@@ -267,7 +268,8 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion: str, categorica
     def stats(rows, w_rows):
         value, W, _, imp_node = node_summaries(np.zeros(rows.shape[0], np.intp), y[rows],
                                                w_rows, 1, n_classes, criterion)
-        return value[0], float(W[0]), float(imp_node[0]), imp_node[0] <= EPSILON
+        return NodeStats(value[0], float(W[0]), float(imp_node[0]),
+                         bool(imp_node[0] <= IMPURITY_TOLERANCE))
 
     return grow_tree(X, y, w, find_split=finder, n_classes=n_classes,
                      max_depth=max_depth,
@@ -307,8 +309,9 @@ _CART_CONSTRAINTS = {
     "min_samples_leaf": Interval(int, 1, None),
     "min_impurity_decrease": Interval(float, 0.0, None),
     "ccp_alpha": Interval(float, 0.0, None),
-    "ccp_risk": Options("impurity", "misclassification"),
+    "ccp_risk": Registered(criterion_names, "impurity"),
     "grower": Options("auto", "levelwise", "recursive"),
+    "random_state": RandomState(),
 }
 
 _MISSING_HINT = ("CART here has no rule for missing values (surrogate splits are not "
@@ -320,23 +323,15 @@ class _CARTMixin:
     _missing = "error"
     _missing_hint = _MISSING_HINT
 
-    def _check_random_state(self):
-        rs = self.random_state
-        if rs is not None and not isinstance(rs, (int, np.integer, np.random.RandomState,
-                                                  np.random.Generator)) or isinstance(rs, bool):
-            raise TypeError(f"random_state must be None, an int or a numpy random generator; "
-                            f"got {rs!r}")
-
     def _grow_cart(self, X, y, w, n_classes, classes):
         from .prune.cost_complexity import prune_ccp
 
-        self._check_random_state()
         categorical = self.encoder_.is_categorical
         grower = self.grower
         if grower == "auto":
             grower = "recursive" if categorical.any() else "levelwise"
         metadata = self._metadata(classes)
-        metadata["extra"] = {"algorithm": "CART", "criterion": self.criterion}
+        metadata["extra"] = {"algorithm": "CART", "criterion": get_criterion(self.criterion).name}
         tree = grow_cart(
             X, y, w, n_classes=n_classes, criterion=self.criterion, categorical=categorical,
             n_categories=[0 if c is None else len(c) for c in self.encoder_.categories],
@@ -349,10 +344,6 @@ class _CARTMixin:
             tree = prune_ccp(tree, self.ccp_alpha, risk=self.ccp_risk)
         return tree
 
-    def _clone(self, **params):
-        est = type(self)(**self.get_params())
-        return est.set_params(**params)
-
     def cost_complexity_pruning_path(self, X, y, sample_weight=None, risk=None):
         """The weakest-link pruning path of the tree grown on ``(X, y)`` with
         ``ccp_alpha=0``: a :class:`~treebook.prune.cost_complexity.PruningPath` with
@@ -363,7 +354,7 @@ class _CARTMixin:
         misclassifies over ``|D|``)."""
         from .prune.cost_complexity import cost_complexity_path
 
-        est = self._clone(ccp_alpha=0.0).fit(X, y, sample_weight=sample_weight)
+        est = clone(self, ccp_alpha=0.0).fit(X, y, sample_weight=sample_weight)
         return cost_complexity_path(est.tree_, risk=risk or self.ccp_risk)
 
 
@@ -372,7 +363,9 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
 
     Parameters
     ----------
-    criterion : ``"gini"`` (default) or ``"entropy"`` (in bits).
+    criterion : ``"gini"`` (default), ``"entropy"`` (in bits), ``"misclassification"``, or
+        any classification criterion registered in :data:`treebook.criteria.CRITERIA`
+        (its name, or the criterion object).
     max_depth : int ≥ 1 or None — nodes at this depth are leaves.
     min_samples_split : int ≥ 2 — a node with fewer rows is a leaf.
     min_samples_leaf : int ≥ 1 — each child of a split keeps at least this many rows.
@@ -394,7 +387,10 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
     See the module docstring for splits, ties, categorical subsets and missing values.
     """
 
-    _parameter_constraints = {"criterion": Options("gini", "entropy"), **_CART_CONSTRAINTS}
+    _parameter_constraints = {
+        "criterion": Registered(lambda: criterion_names(regression=False), objects=Criterion),
+        **_CART_CONSTRAINTS,
+    }
 
     def __init__(self, criterion="gini", max_depth=None, min_samples_split=2,
                  min_samples_leaf=1, min_impurity_decrease=0.0, ccp_alpha=0.0,
@@ -422,7 +418,10 @@ class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
     misclassification for numbers).
     """
 
-    _parameter_constraints = {"criterion": Options("squared_error"), **_CART_CONSTRAINTS}
+    _parameter_constraints = {
+        "criterion": Registered(lambda: criterion_names(regression=True), objects=Criterion),
+        **_CART_CONSTRAINTS,
+    }
 
     def __init__(self, criterion="squared_error", max_depth=None, min_samples_split=2,
                  min_samples_leaf=1, min_impurity_decrease=0.0, ccp_alpha=0.0,

@@ -39,52 +39,17 @@ import sys
 
 import numpy as np
 
-from . import impurity as imp
+from .criteria import get_criterion
 from .splits import (
     FEATURE_THRESHOLD,
-    SPLIT_SCORES,
+    IMPURITY_TOLERANCE,
     midpoint_threshold,
-    squared_error_split_score,
+    node_summaries,
     tie_floor,
 )
-from .tree import NodeKind, Tree
+from .tree import NodeKind, Tree, apply_binary
 
-__all__ = ["grow_levelwise", "node_summaries", "EPSILON", "NODE_IMPURITY"]
-
-#: scikit-learn's tolerance: a node with impurity ``<= EPSILON`` is pure, and a split is
-#: kept when ``improvement + EPSILON >= min_impurity_decrease``
-EPSILON = float(np.finfo(np.float64).eps)
-
-NODE_IMPURITY = {"gini": imp.gini, "entropy": imp.entropy}
-
-
-def node_summaries(keys, y, w, n_nodes: int, n_classes: int, criterion: str):
-    """Statistics of many nodes at once from rows labelled by node ``keys``.
-
-    ``w=None`` means unit weights (the sums are then counts: the same numbers).
-    Returns ``(value, weighted_n, n_samples, impurity)``, one row per node:
-    classification ``value`` = weighted class counts ``C_k`` and impurity by
-    ``criterion`` (:mod:`treebook.impurity`); regression (``n_classes=0``) ``value`` = the
-    weighted mean ``ȳ = S1/W`` and impurity = ``S2/W - ȳ²`` (scikit-learn's formula), with
-    ``W = Σ w``, ``S1 = Σ w y``, ``S2 = Σ w y²``. Every sum is a ``np.bincount``, which adds
-    in row order: the recursive grower calls this for one node (all keys 0) and gets the
-    same bits as the level-wise grower calling it for a whole level.
-    """
-    keys = np.asarray(keys, dtype=np.intp)
-    n = np.bincount(keys, minlength=n_nodes)
-    W = n.astype(float) if w is None else np.bincount(keys, weights=w, minlength=n_nodes)
-    if n_classes == 0:
-        wy = y if w is None else w * y
-        S1 = np.bincount(keys, weights=wy, minlength=n_nodes)
-        S2 = np.bincount(keys, weights=wy * y, minlength=n_nodes)
-        safe = np.where(W > 0, W, 1.0)
-        value = (S1 / safe)[:, None]
-        impurity = np.asarray(imp.variance_from_sums(W, S1, S2, check=False), dtype=float)
-    else:
-        flat = np.bincount(keys * n_classes + y, weights=w, minlength=n_nodes * n_classes)
-        value = flat.reshape(n_nodes, n_classes).astype(float)
-        impurity = np.asarray(NODE_IMPURITY[criterion](value, check=False), dtype=float)
-    return value, W, n, impurity.reshape(n_nodes)
+__all__ = ["grow_levelwise", "apply_binary", "node_summaries"]
 
 
 class _Nodes:
@@ -225,7 +190,7 @@ def grow_levelwise(
     sample_weight: np.ndarray,
     *,
     n_classes: int,
-    criterion: str = "gini",
+    criterion=None,
     max_depth: int | None = None,
     min_samples_split: int = 2,
     min_samples_leaf: int = 1,
@@ -234,13 +199,15 @@ def grow_levelwise(
 ) -> Tree:
     """Grow a CART tree on numeric ``X`` level by level (see the module docstring).
 
-    Parameters are CART's (:class:`treebook.cart.CARTClassifier`); ``n_classes=0`` means
-    regression (``criterion="squared_error"``). Rows with zero weight take no part, as in
+    Parameters are CART's (:class:`treebook.cart.CARTClassifier`); ``criterion`` is a
+    name in :data:`treebook.criteria.CRITERIA` or a criterion (default ``"gini"``, or
+    ``"squared_error"`` when ``n_classes=0`` means regression). Rows with zero weight take no part, as in
     scikit-learn. A node is a leaf when its depth is ``max_depth``, it has fewer than
-    ``max(min_samples_split, 2·min_samples_leaf)`` rows, its impurity is ``<= EPSILON``,
+    ``max(min_samples_split, 2·min_samples_leaf)`` rows, its impurity is
+    ``<= IMPURITY_TOLERANCE``,
     no cut leaves ``min_samples_leaf`` rows on both sides, or the best cut's weighted
     improvement ``(|D|/|D_root|)·(I(D) - |D_1|/|D|·I(D_1) - |D_2|/|D|·I(D_2))`` plus
-    ``EPSILON`` is below ``min_impurity_decrease``.
+    ``IMPURITY_TOLERANCE`` is below ``min_impurity_decrease``.
     """
     X = np.asarray(X, dtype=float)
     w = np.asarray(sample_weight, dtype=float)
@@ -254,8 +221,9 @@ def grow_levelwise(
     n, m = X.shape
     regression = n_classes == 0
     K = n_classes
-    if not regression and criterion not in SPLIT_SCORES:
-        raise ValueError(f"criterion must be 'gini' or 'entropy'; got {criterion!r}")
+    if criterion is None:
+        criterion = "squared_error" if regression else "gini"
+    crit = get_criterion(criterion, regression=regression)
     max_depth = np.inf if max_depth is None else max_depth
     msl = int(min_samples_leaf)
     mss = max(int(min_samples_split), 2 * msl)
@@ -269,10 +237,10 @@ def grow_levelwise(
     nodes = _Nodes(1 if regression else K)
 
     # ---- root
-    value, W, ns, impurity = node_summaries(np.zeros(n, np.intp), y, wn, 1, K, criterion)
+    value, W, ns, impurity = node_summaries(np.zeros(n, np.intp), y, wn, 1, K, crit)
     W_root = float(W[0])
     nodes.add([-1], 0, value, W, ns, impurity)
-    if 0 >= max_depth or ns[0] < mss or impurity[0] <= EPSILON:
+    if 0 >= max_depth or ns[0] < mss or impurity[0] <= IMPURITY_TOLERANCE:
         return nodes.tree(regression, metadata or {})
 
     lists, reach = _presort(X, y, ybits)
@@ -286,7 +254,6 @@ def grow_levelwise(
     open_value, open_W, open_imp = value, W, impurity
     open_ids = np.array([0])
     depth = 0
-    score_fn = None if regression else SPLIT_SCORES[criterion]
     neg_inf = -np.inf
 
     while open_ids.size:
@@ -347,7 +314,7 @@ def grow_levelwise(
                     base = c[starts]
                     np.cumsum(c, out=c)
                     c -= np.repeat(c[starts] - base, seg_len)
-                    score = squared_error_split_score(c, w_left, w_right)
+                    score = crit.split_proxy(c, w_left, w_right)
                     del c
                 else:
                     left = []
@@ -369,14 +336,11 @@ def grow_levelwise(
                     if K == 2:
                         l1 = left.pop()
                         r1 = tot_pos[1] - l1
-                        if criterion == "gini":
-                            score = score_fn([None, l1], [None, r1], w_left, w_right)
-                        else:
-                            score = score_fn([w_left - l1, l1], [w_right - r1, r1], w_left, w_right)
+                        score = crit.two_class_score(l1, r1, w_left, w_right)
                         del l1, r1
                     else:
                         right = [tot_pos[k] - left[k] for k in range(K)]
-                        score = score_fn(left, right, w_left, w_right)
+                        score = crit.split_proxy(left, right, w_left, w_right)
                         del right
                     del left
                 del rows
@@ -429,12 +393,12 @@ def grow_levelwise(
         key = 2 * node_of_row[alive].astype(np.intp)
         key += go_right[alive]
         c_value, c_W, c_n, c_imp = node_summaries(key, y[alive], None if unit else w[alive],
-                                                  2 * J, K, criterion)
+                                                  2 * J, K, crit)
         WL, WR = c_W[0::2], c_W[1::2]
         impL, impR = c_imp[0::2], c_imp[1::2]
         Wt = open_W
         improvement = (Wt / W_root) * (open_imp - (WR / Wt * impR) - (WL / Wt * impL))
-        do_split = has_cut & ~(improvement + EPSILON < min_impurity_decrease)
+        do_split = has_cut & ~(improvement + IMPURITY_TOLERANCE < min_impurity_decrease)
         if not do_split.any():
             break
         s_nodes = np.flatnonzero(do_split)
@@ -445,7 +409,7 @@ def grow_levelwise(
         nodes.split(open_ids[s_nodes], feat[in_cut], thr[in_cut], child_ids[0::2])
 
         # ---- the open children, in order, and each feature's rows partitioned into them
-        child_open = (c_n[slots] >= mss) & (c_imp[slots] > EPSILON) & (depth + 1 < max_depth)
+        child_open = (c_n[slots] >= mss) & (c_imp[slots] > IMPURITY_TOLERANCE) & (depth + 1 < max_depth)
         depth += 1
         open_slots = slots[child_open]
         if open_slots.size == 0:
@@ -492,69 +456,3 @@ def grow_levelwise(
         open_W = c_W[open_slots]
         open_imp = c_imp[open_slots]
     return nodes.tree(regression, metadata or {})
-
-
-def apply_binary(tree: Tree, X, *, steps: int = 6) -> np.ndarray:
-    """The leaf each row reaches in a tree of ``THRESHOLD`` splits only (CART on numeric
-    data), for complete numeric ``X``: all rows go down together, one level per step.
-
-    The same walk as :meth:`treebook.tree.Tree.apply`, specialised: with no categories,
-    no missing values and exactly two branches per test, a step is three gathers
-    (feature, value, threshold), a comparison and a fourth gather (child) over the rows
-    still moving. The tables are laid out for the cache: nodes renumbered breadth-first
-    (the top levels, which every row visits, form one small block) and doubled, so that
-    branch ``b`` of node ``i`` is entry ``2i + b`` of one child table; a leaf points to
-    itself, so rows that arrived early can take up to ``steps`` more steps before the
-    finished ones are dropped. Rows go in blocks of 8,192, and every index array is
-    ``intp`` (numpy converts narrower index arrays on every gather).
-    """
-    if np.any((tree.kind != NodeKind.LEAF) & (tree.kind != NodeKind.THRESHOLD)):
-        raise ValueError("apply_binary needs a tree of threshold splits only")
-    X = np.ascontiguousarray(X, dtype=float)
-    n, m = X.shape
-    N = tree.node_count
-    internal = tree.kind == NodeKind.THRESHOLD
-    out = np.zeros(n, dtype=np.int64)
-    if not internal[0]:
-        return out
-    # breadth-first ids (pre-order within a depth); tables indexed by 2·id + branch
-    old_of = np.argsort(tree.depth, kind="stable")
-    new_of = np.empty(N, dtype=np.intp)
-    new_of[old_of] = np.arange(N)
-    ids = np.flatnonzero(internal)
-    ptr = tree.children_ptr[ids]
-    child = np.repeat(2 * np.arange(N, dtype=np.intp), 2)  # leaves lead back to themselves
-    child[2 * new_of[ids]] = 2 * new_of[tree.children[ptr]]
-    child[2 * new_of[ids] + 1] = 2 * new_of[tree.children[ptr + 1]]
-    feature = np.zeros(2 * N, dtype=np.int16 if m < 2**15 else np.intp)
-    threshold = np.full(2 * N, np.inf)
-    for b in (0, 1):
-        feature[2 * new_of[ids] + b] = tree.feature[ids]
-        threshold[2 * new_of[ids] + b] = tree.threshold[ids]
-    leaf = np.repeat(~internal[old_of], 2)
-
-    block = 1 << 13  # rows per block: every array of a step stays in the cache
-    f_buf, x_buf = np.empty(block, dtype=np.intp), np.empty(block)
-    t_buf, go_buf = np.empty(block), np.empty(block, dtype=bool)
-    for b0 in range(0, n, block):
-        flat = X[b0 : b0 + block].ravel()
-        nb = flat.shape[0] // m
-        pos = np.arange(nb, dtype=np.intp) * m  # where each row starts in ``flat``
-        node = np.zeros(nb, dtype=np.intp)
-        row = np.arange(nb)
-        while row.size:
-            k = row.size
-            f, x, t, go = f_buf[:k], x_buf[:k], t_buf[:k], go_buf[:k]
-            for _ in range(steps):
-                np.add(pos, feature[node], out=f)
-                np.take(flat, f, out=x, mode="clip")
-                np.take(threshold, node, out=t, mode="clip")
-                np.greater(x, t, out=go)
-                node += go
-                np.take(child, node, out=node, mode="clip")
-            done = leaf[node]
-            if done.any():
-                out[b0 + row[done]] = old_of[node[done] // 2]
-                keep = ~done
-                pos, node, row = pos[keep], node[keep], row[keep]
-    return out
