@@ -39,3 +39,42 @@ def test_a_categorical_y_declares_the_classes_and_their_order():
     # without a declared order the classes are sorted, and the tie goes to "no"
     plain = C45Classifier(min_samples_leaf=1).fit(X, np.asarray(y))
     assert plain.classes_.tolist() == ["no", "yes"] and (plain.predict(X) == "no").all()
+
+
+def test_laplace_leaf_probabilities():
+    # one leaf per value: p → 3 yes, 1 no; q → 1 yes, 4 no (K = 2)
+    X = pd.DataFrame({"a": ["p"] * 4 + ["q"] * 5})
+    y = ["yes"] * 3 + ["no"] + ["yes"] + ["no"] * 4
+    model = C45Classifier(pruning=None, laplace=True).fit(X, y)
+    proba = model.predict_proba(pd.DataFrame({"a": ["p", "q", np.nan]}))
+    classes = model.classes_.tolist()
+    yes = classes.index("yes")
+    assert np.isclose(proba[0, yes], (3 + 1) / (4 + 2))
+    assert np.isclose(proba[1, yes], (1 + 1) / (5 + 2))
+    # an unknown value: the leaves' Laplace estimates weighted 4/9 and 5/9
+    assert np.isclose(proba[2, yes], 4 / 9 * 4 / 6 + 5 / 9 * 2 / 7)
+    plain = C45Classifier(pruning=None).fit(X, y).predict_proba(pd.DataFrame({"a": ["p"]}))
+    assert np.isclose(plain[0, yes], 3 / 4)
+
+
+def test_collapse_false_keeps_a_split_that_lowers_no_training_error():
+    # p → 3 yes, 1 no; q → 3 yes, 2 no: both branches predict yes, so the split makes as
+    # many training errors (3) as a leaf; C4.5 and J48 collapse it, J48 -O keeps it
+    X = pd.DataFrame({"a": ["p"] * 4 + ["q"] * 5})
+    y = ["yes"] * 3 + ["no"] + ["yes"] * 3 + ["no"] * 2
+    assert C45Classifier(pruning=None).fit(X, y).get_n_leaves() == 1
+    kept = C45Classifier(pruning=None, collapse=False).fit(X, y)
+    assert kept.get_n_leaves() == 2
+
+
+def test_binary_splits_test_one_value_against_the_rest():
+    # colour = red separates the classes; the other values go right together
+    X = pd.DataFrame({"colour": ["red"] * 4 + ["green"] * 3 + ["blue"] * 3})
+    y = ["a"] * 4 + ["b"] * 6
+    model = C45Classifier(binary_splits=True, pruning=None).fit(X, y)
+    tree = model.tree_
+    assert tree.n_leaves == 2 and tree.n_branches(0) == 2
+    assert model.predict(pd.DataFrame({"colour": ["red", "green", "blue"]})).tolist() == [
+        "a", "b", "b"]
+    multiway = C45Classifier(pruning=None).fit(X, y)
+    assert multiway.tree_.n_branches(0) == 3
