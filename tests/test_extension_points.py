@@ -10,7 +10,6 @@ known cases of the Quinlan golf table, counted by hand, make heaviest.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import pytest
 from sklearn.datasets import load_breast_cancer, load_iris
 
@@ -169,3 +168,54 @@ def test_registered_routing_with_grow_tree_directly(majority):
     with pytest.raises(ValueError, match="missing values"):
         grow_tree(X, y, np.ones(5), find_split=find, n_classes=2, max_depth=1)
     assert UNSEEN == -1
+
+
+@pytest.mark.parametrize("criterion", ["gini", "entropy", "misclassification"])
+def test_every_registered_classification_criterion_grows_equal_trees_with_both_growers(criterion):
+    X, y = load_iris(return_X_y=True)
+    X = np.round(X * 2) / 2  # coarse values: many ties, which both growers must break alike
+    rec = CARTClassifier(criterion=criterion, grower="recursive").fit(X, y).tree_
+    lev = CARTClassifier(criterion=criterion, grower="levelwise").fit(X, y).tree_
+    for name in FIELDS + ("impurity",):
+        a, b = getattr(rec, name), getattr(lev, name)
+        assert a.dtype == b.dtype and np.array_equal(a, b, equal_nan=True), name
+    assert rec.node_count > 3
+
+
+def test_criterion_objects_stand_for_their_names():
+    from treebook.criteria import GINI
+
+    X, y = load_iris(return_X_y=True)
+    by_object = CARTClassifier(criterion=GINI).fit(X, y).tree_
+    by_name = CARTClassifier(criterion="gini").fit(X, y).tree_
+    assert np.array_equal(by_object.threshold, by_name.threshold, equal_nan=True)
+    with pytest.raises(ValueError, match="criterion"):
+        CARTClassifier(criterion="squared_error").fit(X, y)
+
+
+def test_validate_params_checks_public_functions_by_argument_name():
+    from treebook.base import Interval, Options, validate_params
+
+    @validate_params({"alpha": Interval(float, 0.0, None), "mode": Options("a", "b")})
+    def f(x, alpha=0.0, *, mode="a"):
+        return x + alpha
+
+    assert f(1, 0.5) == 1.5 and f(1, alpha=2, mode="b") == 3
+    with pytest.raises(ValueError, match="alpha"):
+        f(1, -1.0)
+    with pytest.raises(TypeError, match="alpha"):
+        f(1, "big")
+    with pytest.raises(ValueError, match="mode"):
+        f(1, mode="c")
+    assert set(f.__parameter_constraints__) == {"alpha", "mode"}
+    with pytest.raises(TypeError, match="no parameter"):
+        validate_params({"beta": Interval(float)})(f.__wrapped__)
+
+
+def test_random_state_is_a_cart_constraint():
+    X, y = load_iris(return_X_y=True)
+    with pytest.raises(TypeError, match="random_state"):
+        CARTClassifier(random_state="seed").fit(X, y)
+    with pytest.raises(TypeError, match="random_state"):
+        CARTClassifier(random_state=True).fit(X, y)
+    CARTClassifier(random_state=np.random.default_rng(0)).fit(X, y)
