@@ -36,6 +36,7 @@ array on every gather, which costs more than the memory saved.
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -184,6 +185,229 @@ def _code_bits(P, mask):
     return P.view(np.uint8)[byte::8] & mask
 
 
+_ROW = np.int64(0xFFFFFFFF)  # the row id in the low 32 bits of an attribute-list entry
+
+
+@dataclass(frozen=True)
+class _Data:
+    """What every level's steps read: targets, weights and the fixed choices of the fit."""
+
+    y: np.ndarray
+    w: np.ndarray
+    unit: bool          # every weight is 1: left weights are positions
+    regression: bool
+    K: int
+    ybits: int          # 1 when the class rides in the attribute lists (two classes)
+    msl: int            # min_samples_leaf
+    crit: object        # the criterion (treebook.criteria)
+
+
+@dataclass(frozen=True)
+class _Level:
+    """The open nodes of one depth, as consecutive segments of every attribute list."""
+
+    seg_len: np.ndarray
+    starts: np.ndarray
+    node_of_pos: np.ndarray
+    base_bad: np.ndarray    # positions no feature may cut after (segment ends, leaf sizes)
+    open_value: np.ndarray
+    open_W: np.ndarray
+    w_left: np.ndarray | None   # unit weights: the left weight of every cut
+    w_right: np.ndarray | None
+    mean_pos: np.ndarray | None  # regression: the node mean at every position
+    tot_pos: list | None         # classification: the node's class weights at every position
+
+    @property
+    def n_a(self) -> int:
+        return int(self.node_of_pos.shape[0])
+
+    @classmethod
+    def of(cls, seg_len, open_value, open_W, data: _Data) -> "_Level":
+        J = seg_len.shape[0]
+        n_a = int(seg_len.sum())
+        msl = data.msl
+        starts = np.concatenate([[0], np.cumsum(seg_len)[:-1]])
+        node_of_pos = np.repeat(np.arange(J, dtype=np.int32), seg_len)
+        # no cut after a segment's last row; min_samples_leaf rows on each side
+        base_bad = np.zeros(n_a, dtype=bool)
+        base_bad[starts + seg_len - 1] = True
+        if msl > 1:
+            pos_in_seg = np.arange(n_a) - np.repeat(starts, seg_len)
+            base_bad |= pos_in_seg < msl - 1
+            pos_in_seg -= np.repeat(seg_len, seg_len)
+            base_bad |= pos_in_seg > -msl - 1  # right side: len - p - 1 < msl
+            del pos_in_seg
+        w_left = w_right = mean_pos = tot_pos = None
+        if data.unit:
+            w_left = np.arange(1.0, n_a + 1.0)
+            w_left -= np.repeat(starts.astype(float), seg_len)
+            w_right = np.repeat(open_W, seg_len)
+            w_right -= w_left
+        if data.regression:
+            mean_pos = np.repeat(open_value[:, 0], seg_len)
+        else:
+            K = data.K
+            tot_pos = ([np.repeat(open_value[:, k], seg_len) for k in range(K)] if K > 2
+                       else [None, np.repeat(open_value[:, 1], seg_len)])
+        return cls(seg_len, starts, node_of_pos, base_bad, open_value, open_W, w_left,
+                   w_right, mean_pos, tot_pos)
+
+
+def _segment_cumsum(c, starts, seg_len):
+    """Cumulative sums of ``c`` in place, restarted at every segment start."""
+    base = c[starts]
+    np.cumsum(c, out=c)
+    c -= np.repeat(c[starts] - base, seg_len)
+    return c
+
+
+def _cut_scores(P, reach_f, level: _Level, data: _Data) -> np.ndarray:
+    """Score step: the criterion's scan score of the cut after every position of one
+    feature's attribute list ``P`` (``-inf`` where no cut may be made)."""
+    n_a, starts, seg_len = level.n_a, level.starts, level.seg_len
+    y, w, unit, K, ybits, crit = data.y, data.w, data.unit, data.K, data.ybits, data.crit
+    g = P >> (32 + ybits)  # 2·rank + close: equal ranks cannot be cut apart
+    invalid = np.empty(n_a, dtype=bool)
+    np.equal(g[1:], g[:-1], out=invalid[:-1])
+    invalid[-1] = True
+    invalid |= level.base_bad
+    if reach_f is not None:
+        # after a value with a close successor: is the next rank far enough?
+        chk = np.flatnonzero(_code_bits(P[:-1], 1 << ybits).view(bool))
+        chk = chk[~invalid[chk]]
+        close_ranks, first_far = reach_f
+        far = first_far[np.searchsorted(close_ranks, g[chk] >> 1)]
+        invalid[chk[(g[chk + 1] >> 1) < far]] = True
+    del g
+    rows = None if (unit and K == 2) else P & _ROW
+    if unit:
+        w_left, w_right = level.w_left, level.w_right
+    else:
+        ws = w[rows]
+        w_left = np.cumsum(ws)
+        w_left -= np.repeat(w_left[starts] - ws[starts], seg_len)
+        w_right = np.repeat(level.open_W, seg_len)
+        w_right -= w_left
+    if data.regression:
+        c = y[rows] - level.mean_pos  # centred responses, weighted below
+        if not unit:
+            c *= ws
+        score = crit.split_proxy(_segment_cumsum(c, starts, seg_len), w_left, w_right)
+    else:
+        left = []
+        for k in (range(1, 2) if K == 2 else range(K)):
+            ind = _code_bits(P, 1) if K == 2 else (y[rows] == k)
+            if unit:
+                # left counts inside each segment: one cumulative sum, restarted at
+                # every segment by removing the previous total
+                c = ind.astype(np.float64)
+                c[starts[1:]] -= level.open_value[:-1, k]
+                np.cumsum(c, out=c)
+            else:
+                c = _segment_cumsum(ws * ind, starts, seg_len)
+            left.append(c)
+            del c, ind
+        tot_pos = level.tot_pos
+        if K == 2:
+            l1 = left.pop()
+            score = crit.two_class_score(l1, tot_pos[1] - l1, w_left, w_right)
+        else:
+            right = [tot_pos[k] - left[k] for k in range(K)]
+            score = crit.split_proxy(left, right, w_left, w_right)
+    np.copyto(score, -np.inf, where=invalid)
+    return score
+
+
+def _keep_best(score, f: int, level: _Level, best_val, best_f, best_p) -> None:
+    """Choose step: where feature ``f`` beats each node's best cut so far, record it.
+
+    A later feature must beat the best so far by more than a tie; within the feature,
+    the first cut that ties with its maximum wins (the smallest threshold)."""
+    seg_max = np.maximum.reduceat(score, level.starts)
+    better = tie_floor(seg_max) > best_val
+    if better.any():
+        target = np.repeat(np.where(better, tie_floor(seg_max), np.inf), level.seg_len)
+        hit = np.flatnonzero(score >= target)
+        del target
+        hn = level.node_of_pos[hit]
+        first = np.ones(hit.shape[0], dtype=bool)
+        first[1:] = hn[1:] != hn[:-1]
+        hn, hp = hn[first], hit[first]
+        best_val[hn] = seg_max[hn]
+        best_f[hn] = f
+        best_p[hn] = hp
+
+
+def _choose_cuts(lists, reach, level: _Level, data: _Data):
+    """Score and choose for one level: each open node's best feature and cut position
+    (``best_f = -1``: no admissible cut)."""
+    J = level.seg_len.shape[0]
+    best_val = np.full(J, -np.inf)
+    best_f = np.full(J, -1, dtype=np.int64)
+    best_p = np.zeros(J, dtype=np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for f, P in enumerate(lists):
+            _keep_best(_cut_scores(P, reach[f], level, data), f, level, best_val, best_f,
+                       best_p)
+    return best_f, best_p
+
+
+def _rows_going_right(lists, best_f, best_p, cut_nodes, level: _Level, go_right):
+    """Partition step (rows): set ``go_right`` for the rows after each chosen cut, and
+    return the rows either side of every cut (their values make the threshold)."""
+    starts, seg_len = level.starts, level.seg_len
+    lower_row = np.empty(cut_nodes.size, dtype=np.int64)
+    upper_row = np.empty(cut_nodes.size, dtype=np.int64)
+    go_right[:] = 0
+    for f in np.unique(best_f[cut_nodes]):
+        sel = best_f[cut_nodes] == f
+        js = cut_nodes[sel]
+        P = lists[f]
+        lower_row[sel] = P[best_p[js]] & _ROW
+        upper_row[sel] = P[best_p[js] + 1] & _ROW
+        lens = seg_len[js]
+        pos = np.repeat(starts[js] - np.concatenate([[0], np.cumsum(lens)[:-1]]),
+                        lens) + np.arange(int(lens.sum()))
+        go_right[P[pos] & _ROW] = pos > np.repeat(best_p[js], lens)
+        del pos
+    return lower_row, upper_row
+
+
+def _partition_lists(lists, go_right, slot_size, open_slots, n_a: int) -> None:
+    """Partition step (lists): every attribute list, reordered in place so that the open
+    children's rows form consecutive segments, each still sorted (a stable partition).
+
+    Every slot (node ``j``, side ``b``) gets a region of the new lists: open children
+    first, in order, then all other rows (closed children, nodes that became leaves).
+    Within a node the left rows keep their order, and so do the right ones: the left rows
+    of all nodes, in list order, fill the left slots one after another (likewise the right
+    ones), so their places are the same for every feature.
+    """
+    is_open = np.zeros(slot_size.shape[0], dtype=bool)
+    is_open[open_slots] = True
+    slot_rank = np.concatenate([np.flatnonzero(is_open), np.flatnonzero(~is_open)])
+    slot_base = np.empty(slot_size.shape[0], dtype=np.int64)
+    slot_base[slot_rank] = np.concatenate([[0], np.cumsum(slot_size[slot_rank])[:-1]])
+    n_new = int(slot_size[open_slots].sum())
+    dest = []
+    for b in (0, 1):
+        size_b = slot_size[b::2]
+        before = np.concatenate([[0], np.cumsum(size_b)[:-1]])
+        dest.append(np.arange(int(size_b.sum())) + np.repeat(slot_base[b::2] - before,
+                                                               size_b))
+    for f in range(len(lists)):
+        P = lists[f]
+        rows = P & _ROW
+        right = go_right[rows].view(bool)
+        del rows
+        full = np.empty(n_a, dtype=np.int64)
+        full[dest[0]] = P[~right]
+        full[dest[1]] = P[right]
+        del right, P
+        lists[f] = full[:n_new]
+        del full
+
+
 def grow_levelwise(
     X: np.ndarray,
     y: np.ndarray,
@@ -244,9 +468,8 @@ def grow_levelwise(
         return nodes.tree(regression, metadata or {})
 
     lists, reach = _presort(X, y, ybits)
-    ROW = np.int64(0xFFFFFFFF)
-    SHIFT = 32 + ybits  # P >> SHIFT = 2·rank + close
-
+    data = _Data(y=y, w=w, unit=unit, regression=regression, K=K, ybits=ybits, msl=msl,
+                 crit=crit)
     seg_len = np.array([n], dtype=np.int64)
     node_of_row = np.zeros(n, dtype=np.int32)  # open-node index of each row, -1 when closed
     alive = np.arange(n, dtype=np.int32)  # rows in open nodes, increasing
@@ -254,137 +477,19 @@ def grow_levelwise(
     open_value, open_W, open_imp = value, W, impurity
     open_ids = np.array([0])
     depth = 0
-    neg_inf = -np.inf
 
     while open_ids.size:
         J = open_ids.size
-        n_a = int(seg_len.sum())
-        starts = np.concatenate([[0], np.cumsum(seg_len)[:-1]])
-        node_of_pos = np.repeat(np.arange(J, dtype=np.int32), seg_len)
-        # no cut after a segment's last row; min_samples_leaf rows on each side
-        base_bad = np.zeros(n_a, dtype=bool)
-        base_bad[starts + seg_len - 1] = True
-        if msl > 1:
-            pos_in_seg = np.arange(n_a) - np.repeat(starts, seg_len)
-            base_bad |= pos_in_seg < msl - 1
-            pos_in_seg -= np.repeat(seg_len, seg_len)
-            base_bad |= pos_in_seg > -msl - 1  # right side: len - p - 1 < msl
-            del pos_in_seg
-        if unit:
-            w_left = np.arange(1.0, n_a + 1.0)
-            w_left -= np.repeat(starts.astype(float), seg_len)
-            w_right = np.repeat(open_W, seg_len)
-            w_right -= w_left
-        if regression:
-            mean_pos = np.repeat(open_value[:, 0], seg_len)
-        else:
-            tot_pos = ([np.repeat(open_value[:, k], seg_len) for k in range(K)] if K > 2
-                       else [None, np.repeat(open_value[:, 1], seg_len)])
-        best_val = np.full(J, neg_inf)
-        best_f = np.full(J, -1, dtype=np.int64)
-        best_p = np.zeros(J, dtype=np.int64)
-
-        with np.errstate(divide="ignore", invalid="ignore"):
-            for f in range(m):
-                P = lists[f]
-                g = P >> SHIFT  # 2·rank + close: equal ranks cannot be cut apart
-                invalid = np.empty(n_a, dtype=bool)
-                np.equal(g[1:], g[:-1], out=invalid[:-1])
-                invalid[-1] = True
-                invalid |= base_bad
-                if reach[f] is not None:
-                    # after a value with a close successor: is the next rank far enough?
-                    chk = np.flatnonzero(_code_bits(P[:-1], 1 << ybits).view(bool))
-                    chk = chk[~invalid[chk]]
-                    close_ranks, first_far = reach[f]
-                    far = first_far[np.searchsorted(close_ranks, g[chk] >> 1)]
-                    invalid[chk[(g[chk + 1] >> 1) < far]] = True
-                del g
-                rows = None if (unit and K == 2) else P & ROW
-                if not unit:
-                    ws = w[rows]
-                    w_left = np.cumsum(ws)
-                    w_left -= np.repeat(w_left[starts] - ws[starts], seg_len)
-                    w_right = np.repeat(open_W, seg_len)
-                    w_right -= w_left
-                if regression:
-                    c = y[rows] - mean_pos  # centred responses, weighted below
-                    if not unit:
-                        c *= ws
-                    base = c[starts]
-                    np.cumsum(c, out=c)
-                    c -= np.repeat(c[starts] - base, seg_len)
-                    score = crit.split_proxy(c, w_left, w_right)
-                    del c
-                else:
-                    left = []
-                    for k in (range(1, 2) if K == 2 else range(K)):
-                        ind = _code_bits(P, 1) if K == 2 else (y[rows] == k)
-                        if unit:
-                            # left counts inside each segment: one cumulative sum,
-                            # restarted at every segment by removing the previous total
-                            c = ind.astype(np.float64)
-                            c[starts[1:]] -= open_value[:-1, k]
-                            np.cumsum(c, out=c)
-                        else:
-                            c = ws * ind
-                            base = c[starts]
-                            np.cumsum(c, out=c)
-                            c -= np.repeat(c[starts] - base, seg_len)
-                        left.append(c)
-                        del c, ind
-                    if K == 2:
-                        l1 = left.pop()
-                        r1 = tot_pos[1] - l1
-                        score = crit.two_class_score(l1, r1, w_left, w_right)
-                        del l1, r1
-                    else:
-                        right = [tot_pos[k] - left[k] for k in range(K)]
-                        score = crit.split_proxy(left, right, w_left, w_right)
-                        del right
-                    del left
-                del rows
-                np.copyto(score, neg_inf, where=invalid)
-                del invalid
-                seg_max = np.maximum.reduceat(score, starts)
-                # a later feature must beat the best so far by more than a tie;
-                # within the feature, the first cut that ties with its maximum
-                better = tie_floor(seg_max) > best_val
-                if better.any():
-                    target = np.repeat(np.where(better, tie_floor(seg_max), np.inf), seg_len)
-                    hit = np.flatnonzero(score >= target)
-                    del target
-                    hn = node_of_pos[hit]
-                    first = np.ones(hit.shape[0], dtype=bool)
-                    first[1:] = hn[1:] != hn[:-1]
-                    hn, hp = hn[first], hit[first]
-                    best_val[hn] = seg_max[hn]
-                    best_f[hn] = f
-                    best_p[hn] = hp
-                del score
-        if not unit:
-            del ws
-        del w_left, w_right, node_of_pos, base_bad
-
+        level = _Level.of(seg_len, open_value, open_W, data)
+        # ---- score every cut of every open node, feature by feature; keep each node's best
+        best_f, best_p = _choose_cuts(lists, reach, level, data)
         has_cut = best_f >= 0
         if not has_cut.any():
             break
-        # ---- which rows go right: positions after the chosen cut in the chosen feature
+        # ---- partition: which rows go right of the chosen cut, and the thresholds
         cut_nodes = np.flatnonzero(has_cut)
-        lower_row = np.empty(cut_nodes.size, dtype=np.int64)
-        upper_row = np.empty(cut_nodes.size, dtype=np.int64)
-        go_right[:] = 0
-        for f in np.unique(best_f[cut_nodes]):
-            sel = best_f[cut_nodes] == f
-            js = cut_nodes[sel]
-            P = lists[f]
-            lower_row[sel] = P[best_p[js]] & ROW
-            upper_row[sel] = P[best_p[js] + 1] & ROW
-            lens = seg_len[js]
-            pos = np.repeat(starts[js] - np.concatenate([[0], np.cumsum(lens)[:-1]]),
-                            lens) + np.arange(int(lens.sum()))
-            go_right[P[pos] & ROW] = pos > np.repeat(best_p[js], lens)
-            del pos
+        lower_row, upper_row = _rows_going_right(lists, best_f, best_p, cut_nodes, level,
+                                                 go_right)
         feat = best_f[cut_nodes]
         thr = midpoint_threshold(X[lower_row, feat], X[upper_row, feat])
 
@@ -409,42 +514,15 @@ def grow_levelwise(
         nodes.split(open_ids[s_nodes], feat[in_cut], thr[in_cut], child_ids[0::2])
 
         # ---- the open children, in order, and each feature's rows partitioned into them
-        child_open = (c_n[slots] >= mss) & (c_imp[slots] > IMPURITY_TOLERANCE) & (depth + 1 < max_depth)
+        child_open = ((c_n[slots] >= mss) & (c_imp[slots] > IMPURITY_TOLERANCE)
+                      & (depth + 1 < max_depth))
         depth += 1
         open_slots = slots[child_open]
         if open_slots.size == 0:
             break
-        # every slot (node j, side b) gets a region of the new lists: open children first,
-        # in order, then all other rows (closed children, nodes that became leaves)
         slot_size = c_n.astype(np.int64)
         slot_size[0::2][~has_cut] = seg_len[~has_cut]  # rows of uncut nodes sit on side 0
-        is_open = np.zeros(2 * J, dtype=bool)
-        is_open[open_slots] = True
-        slot_rank = np.concatenate([np.flatnonzero(is_open), np.flatnonzero(~is_open)])
-        slot_base = np.empty(2 * J, dtype=np.int64)
-        slot_base[slot_rank] = np.concatenate([[0], np.cumsum(slot_size[slot_rank])[:-1]])
-        n_new = int(slot_size[open_slots].sum())
-        # within a node the left rows keep their order, and so do the right ones: the
-        # left rows of all nodes, in list order, fill the left slots one after another
-        # (likewise the right ones), so their places are the same for every feature
-        dest = []
-        for b in (0, 1):
-            size_b = slot_size[b::2]
-            before = np.concatenate([[0], np.cumsum(size_b)[:-1]])
-            dest.append(np.arange(int(size_b.sum())) + np.repeat(slot_base[b::2] - before,
-                                                                   size_b))
-        for f in range(m):
-            P = lists[f]
-            rows = P & ROW
-            right = go_right[rows].view(bool)
-            del rows
-            full = np.empty(n_a, dtype=np.int64)
-            full[dest[0]] = P[~right]
-            full[dest[1]] = P[right]
-            del right, P
-            lists[f] = full[:n_new]
-            del full
-        del dest
+        _partition_lists(lists, go_right, slot_size, open_slots, level.n_a)
         new_index = np.full(2 * J, -1, dtype=np.int32)
         new_index[open_slots] = np.arange(open_slots.size)
         node_of_row[alive] = new_index[key]

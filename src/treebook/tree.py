@@ -45,7 +45,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .splits import FAN, MISSING, STOP, NodeKind, branch_codes, get_routing
+from .splits import FAN, STOP, NodeKind, branch_codes, get_routing
 
 __all__ = ["NodeKind", "Tree", "TreeBuilder", "apply_binary"]
 
