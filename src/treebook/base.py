@@ -22,6 +22,7 @@ from .encoding import (FeatureEncoder, check_sample_weight, encode_labels, encod
 from .tree import Tree
 
 __all__ = ["DecisionTreeClassifierBase", "DecisionTreeRegressorBase", "Interval", "Options",
+           "AnyOf",
            "Registered", "RandomState", "InstanceOf", "validate_params", "clone", "TreeEstimator"]
 
 
@@ -45,6 +46,25 @@ class Interval:
             lo = "" if self.low is None else ("[" if self.closed in ("both", "left") else "(") + str(self.low)
             hi = "" if self.high is None else str(self.high) + ("]" if self.closed in ("both", "right") else ")")
             raise ValueError(f"{name} must be in {lo or '(-inf'}, {hi or 'inf)'}; got {value!r}")
+
+
+class AnyOf:
+    """A parameter that meets any one of several constraints (an int count or a float
+    fraction, as scikit-learn's ``min_samples_leaf``)."""
+
+    def __init__(self, *constraints):
+        self.constraints = constraints
+
+    def check(self, name, value):
+        errors = []
+        for c in self.constraints:
+            try:
+                c.check(name, value)
+                return
+            except (TypeError, ValueError) as exc:
+                errors.append(exc)
+        kind = TypeError if all(isinstance(e, TypeError) for e in errors) else ValueError
+        raise kind("; or ".join(str(e) for e in errors))
 
 
 class Options:
@@ -241,6 +261,7 @@ class _TreeEstimatorBase:
 
     def _set_tree(self, tree: Tree):
         self.tree_ = tree
+        self.n_outputs_ = 1
         self.n_leaves_ = tree.n_leaves
         self.depth_ = tree.max_depth
         return self
@@ -267,6 +288,16 @@ class _TreeEstimatorBase:
     def get_n_leaves(self) -> int:
         self._check_fitted()
         return self.n_leaves_
+
+    @property
+    def feature_importances_(self) -> np.ndarray:
+        """Mean decrease in impurity (MDI) per feature, normalised to sum to 1: each split
+        adds ``|D_t|·I(t) − Σ_children |D_c|·I(c)`` to its feature (:meth:`Tree.
+        impurity_decrease_by_feature`), as scikit-learn's ``feature_importances_``."""
+        self._check_fitted()
+        total = self.tree_.impurity_decrease_by_feature(self.n_features_in_)
+        s = total.sum()
+        return total / s if s > 0 else total
 
     def to_graphviz(self, **kwargs):
         """The fitted tree as a ``graphviz.Digraph`` (see :mod:`treebook.render`)."""
@@ -309,6 +340,11 @@ class DecisionTreeClassifierBase(_TreeEstimatorBase):
         self._check_fitted()
         return self.tree_.distribution(self._encode(X), missing=self._route_missing,
                                        laplace=self._laplace)
+
+    def predict_log_proba(self, X) -> np.ndarray:
+        """``log`` of :meth:`predict_proba` (``-inf`` where a class has no weight)."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
 
     def predict(self, X) -> np.ndarray:
         """The majority class of the node each row reaches; ties go to the class that

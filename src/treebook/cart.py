@@ -56,8 +56,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import (DecisionTreeClassifierBase, DecisionTreeRegressorBase, Interval, Options,
-                   RandomState, Registered, clone)
+from .base import (AnyOf, DecisionTreeClassifierBase, DecisionTreeRegressorBase, Interval,
+                   Options, RandomState, Registered, clone)
 from .criteria import Criterion, criterion_names, get_criterion
 from .grow import NodeStats, grow_tree
 from .levelwise import grow_levelwise
@@ -305,8 +305,11 @@ def naive_best_threshold(x, y, n_classes: int):
 # ------------------------------------------------------------------ estimators
 _CART_CONSTRAINTS = {
     "max_depth": Interval(int, 1, None, allow_none=True),
-    "min_samples_split": Interval(int, 2, None),
-    "min_samples_leaf": Interval(int, 1, None),
+    # an int is a count of rows, a float a fraction of the training rows (scikit-learn)
+    "min_samples_split": AnyOf(Interval(int, 2, None),
+                               Interval(float, 0.0, 1.0, closed="right")),
+    "min_samples_leaf": AnyOf(Interval(int, 1, None),
+                              Interval(float, 0.0, 1.0, closed="neither")),
     "min_impurity_decrease": Interval(float, 0.0, None),
     "ccp_alpha": Interval(float, 0.0, None),
     "ccp_risk": Registered(criterion_names, "impurity"),
@@ -335,14 +338,24 @@ class _CARTMixin:
         tree = grow_cart(
             X, y, w, n_classes=n_classes, criterion=self.criterion, categorical=categorical,
             n_categories=[0 if c is None else len(c) for c in self.encoder_.categories],
-            max_depth=self.max_depth, min_samples_split=self.min_samples_split,
-            min_samples_leaf=self.min_samples_leaf,
+            max_depth=self.max_depth, **self._min_samples(X.shape[0]),
             min_impurity_decrease=self.min_impurity_decrease, grower=grower,
             metadata=metadata)
         self.full_tree_ = tree
         if self.ccp_alpha > 0:
             tree = prune_ccp(tree, self.ccp_alpha, risk=self.ccp_risk)
         return tree
+
+    def _min_samples(self, n_rows: int) -> dict:
+        """``min_samples_split`` and ``min_samples_leaf`` as row counts: a float is a
+        fraction of the ``n_rows`` training rows, rounded up (``min_samples_split`` at
+        least 2), as in scikit-learn."""
+        split, leaf = self.min_samples_split, self.min_samples_leaf
+        if isinstance(leaf, float):
+            leaf = int(np.ceil(leaf * n_rows))
+        if isinstance(split, float):
+            split = max(2, int(np.ceil(split * n_rows)))
+        return dict(min_samples_split=split, min_samples_leaf=leaf)
 
     def cost_complexity_pruning_path(self, X, y, sample_weight=None, risk=None):
         """The weakest-link pruning path of the tree grown on ``(X, y)`` with
@@ -379,6 +392,10 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         the risk ``R(t)`` used by ``ccp_alpha`` and the pruning path.
     grower : ``"auto"`` (level-wise on numeric data, recursive with categorical columns),
         ``"levelwise"`` or ``"recursive"``.
+    class_weight : None, ``"balanced"`` or a dict ``{class: weight}`` — each row's weight
+        is multiplied by its class's weight (scikit-learn's ``class_weight``):
+        ``"balanced"`` gives class ``k`` the weight ``n / (K · n_k)``, ``n_k`` counting the
+        rows of class ``k``; a class missing from the dict keeps weight 1.
 
     Attributes after ``fit`` (besides the shared ones: ``tree_``, ``classes_``, …):
     ``full_tree_``, the tree before ``ccp_alpha`` pruning (``tree_`` itself when
@@ -394,7 +411,7 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
 
     def __init__(self, criterion="gini", max_depth=None, min_samples_split=2,
                  min_samples_leaf=1, min_impurity_decrease=0.0, ccp_alpha=0.0,
-                 random_state=None, ccp_risk="impurity", grower="auto"):
+                 random_state=None, ccp_risk="impurity", grower="auto", class_weight=None):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -404,8 +421,37 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         self.random_state = random_state
         self.ccp_risk = ccp_risk
         self.grower = grower
+        self.class_weight = class_weight
+
+    def _class_weights(self, y) -> np.ndarray:
+        """Weight of each class code under ``class_weight``."""
+        K = self.n_classes_
+        if self.class_weight is None:
+            return np.ones(K)
+        if isinstance(self.class_weight, str):
+            if self.class_weight != "balanced":
+                raise ValueError("class_weight must be None, 'balanced' or a dict; got "
+                                 f"{self.class_weight!r}")
+            counts = np.bincount(y, minlength=K).astype(float)
+            return np.where(counts > 0, len(y) / (K * np.where(counts > 0, counts, 1)), 1.0)
+        if not isinstance(self.class_weight, dict):
+            raise TypeError("class_weight must be None, 'balanced' or a dict; got "
+                            f"{type(self.class_weight).__name__}")
+        known = self.classes_.tolist()
+        unknown = [c for c in self.class_weight if c not in known]
+        if unknown:
+            raise ValueError(f"class_weight names classes not in y: {unknown!r}")
+        out = np.ones(K)
+        for c, wt in self.class_weight.items():
+            if isinstance(wt, bool) or not isinstance(wt, (int, float, np.integer, np.floating)) \
+                    or not np.isfinite(wt) or wt < 0:
+                raise ValueError(f"class_weight[{c!r}] must be a finite number >= 0; got {wt!r}")
+            out[known.index(c)] = float(wt)
+        return out
 
     def _grow(self, X, y, w):
+        if self.class_weight is not None:
+            w = w * self._class_weights(y)[y]
         return self._grow_cart(X, y, w, self.n_classes_, self.classes_)
 
 

@@ -187,6 +187,8 @@ SQUARED_ERROR = RegressionCriterion("squared_error", imp.variance_from_sums,
 
 #: every criterion by name
 CRITERIA: dict = {c.name: c for c in (GINI, ENTROPY, MISCLASSIFICATION, SQUARED_ERROR)}
+#: scikit-learn's name for the entropy criterion (its trees split on the same impurity)
+CRITERIA["log_loss"] = ENTROPY
 
 
 def register_criterion(criterion: Criterion) -> Criterion:

@@ -134,6 +134,15 @@ class Tree:
             raise ValueError("a regression tree has no classes")
         return np.argmax(self.value, axis=1)
 
+    def impurity_decrease_by_feature(self, n_features: int) -> np.ndarray:
+        """``Σ_t |D_t|·I(t) − Σ_{c child of t} |D_c|·I(c)`` over the internal nodes ``t``
+        testing each feature (unnormalised mean decrease in impurity)."""
+        out = np.zeros(int(n_features))
+        weighted = self.weighted_n * self.impurity
+        for t in np.flatnonzero(~self.is_leaf):
+            out[self.feature[t]] += weighted[t] - weighted[self.children_of(t)].sum()
+        return out
+
     def node_prediction(self, laplace: bool = False) -> np.ndarray:
         """What each node predicts: class frequencies ``C_k/|D|`` (shape ``(n, K)``) or the
         mean response (shape ``(n,)``). With ``laplace=True`` the Laplace estimates
