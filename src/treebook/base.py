@@ -29,14 +29,19 @@ __all__ = ["DecisionTreeClassifierBase", "DecisionTreeRegressorBase", "Interval"
 class Interval:
     """A numeric parameter constraint: type and range, ``None`` optionally allowed."""
 
-    def __init__(self, kind, low=None, high=None, *, closed="both", allow_none=False):
+    def __init__(self, kind, low=None, high=None, *, closed="both", allow_none=False,
+                 strict=False):
         self.kind, self.low, self.high, self.closed, self.allow_none = kind, low, high, closed, allow_none
+        #: with kind float, refuse ints (a fraction 0.5 is not the count 1)
+        self.strict = strict
 
     def check(self, name, value):
         if value is None and self.allow_none:
             return
         ok_type = (isinstance(value, numbers.Integral) if self.kind is int
                    else isinstance(value, numbers.Real)) and not isinstance(value, bool)
+        if self.strict and isinstance(value, numbers.Integral):
+            ok_type = False
         if not ok_type:
             raise TypeError(f"{name} must be {'an int' if self.kind is int else 'a number'}"
                             f"{' or None' if self.allow_none else ''}; got {value!r}")

@@ -307,9 +307,9 @@ _CART_CONSTRAINTS = {
     "max_depth": Interval(int, 1, None, allow_none=True),
     # an int is a count of rows, a float a fraction of the training rows (scikit-learn)
     "min_samples_split": AnyOf(Interval(int, 2, None),
-                               Interval(float, 0.0, 1.0, closed="right")),
+                               Interval(float, 0.0, 1.0, closed="right", strict=True)),
     "min_samples_leaf": AnyOf(Interval(int, 1, None),
-                              Interval(float, 0.0, 1.0, closed="neither")),
+                              Interval(float, 0.0, 1.0, closed="neither", strict=True)),
     "min_impurity_decrease": Interval(float, 0.0, None),
     "ccp_alpha": Interval(float, 0.0, None),
     "ccp_risk": Registered(criterion_names, "impurity"),
