@@ -65,3 +65,36 @@ def test_bad_input():
         cp_table(CARTClassifier(), np.zeros((4, 1)), np.zeros(4))
     with pytest.raises(ValueError, match="folds"):
         cp_table(CARTClassifier(), np.arange(4.0)[:, None], [0, 1, 0, 1], folds=[1, 2])
+
+
+def test_cp_keeps_a_weak_split_with_strong_splits_below():
+    # XOR: the root split alone lowers no misclassification, its children's splits remove
+    # all of it; rpart decides after growing the children, so the root split survives
+    X = np.array([[a, b] for a in (0.0, 1.0) for b in (0.0, 1.0) for _ in range(25)])
+    y = (X[:, 0] != X[:, 1]).astype(int)
+    model = CARTClassifier(cp=0.01).fit(X, y)
+    assert model.get_n_leaves() == 4
+
+
+def test_cp_removes_splits_that_do_not_pay():
+    # one stray case among x = 20 … 39: cutting it out takes two splits and lowers the
+    # risk by 1, so those splits have complexity 1/2, or CP = 0.5 / R(root) = 0.5/19
+    X = np.arange(40.0)[:, None]
+    y = np.zeros(40, dtype=int)
+    y[:20] = 1
+    y[30] = 1
+    full = CARTClassifier().fit(X, y)
+    assert full.get_n_leaves() > 2
+    assert CARTClassifier(cp=0.02).fit(X, y).get_n_leaves() == 4   # 0.5/19 > 0.02
+    assert CARTClassifier(cp=0.03).fit(X, y).get_n_leaves() == 2   # 0.5/19 <= 0.03
+
+
+def test_like_rpart_sets_rparts_defaults_as_ordinary_parameters():
+    from sklearn.base import clone
+
+    est = CARTClassifier.like_rpart(max_depth=5)
+    params = est.get_params()
+    assert (params["cp"], params["min_samples_split"], params["min_samples_leaf"],
+            params["max_depth"]) == (0.01, 20, 7, 5)
+    assert clone(est).get_params() == params
+    assert CARTRegressor.like_rpart().cp == 0.01

@@ -315,11 +315,23 @@ _CART_CONSTRAINTS = {
     "ccp_risk": Registered(criterion_names, "impurity"),
     "grower": Options("auto", "levelwise", "recursive"),
     "random_state": RandomState(),
+    "cp": Interval(float, 0.0, None, allow_none=True),
 }
 
 _MISSING_HINT = ("CART here has no rule for missing values (surrogate splits are not "
                  "implemented): impute them first, or use C45Classifier, which sends such "
                  "cases down every branch with fractional weights.")
+
+
+def _rpart_cp_prune(tree, cp: float):
+    """rpart's use of ``cp`` (``partition.c``): every node whose split does not lower the
+    risk by more than ``cp · R(root)`` per split of its subtree is a leaf — decided after
+    the children are grown, so a weak split with strong splits below it stays."""
+    from .prune.cp_table import node_risk_rpart, rpart_complexity
+
+    _, kept = rpart_complexity(tree, alpha=cp * float(node_risk_rpart(tree)[0]))
+    drop = ~tree.is_leaf & ~kept
+    return tree.prune(drop) if drop.any() else tree
 
 
 class _CARTMixin:
@@ -341,6 +353,8 @@ class _CARTMixin:
             max_depth=self.max_depth, **self._min_samples(X.shape[0]),
             min_impurity_decrease=self.min_impurity_decrease, grower=grower,
             metadata=metadata)
+        if self.cp is not None:
+            tree = _rpart_cp_prune(tree, self.cp)
         self.full_tree_ = tree
         if self.ccp_alpha > 0:
             tree = prune_ccp(tree, self.ccp_alpha, risk=self.ccp_risk)
@@ -356,6 +370,17 @@ class _CARTMixin:
         if isinstance(split, float):
             split = max(2, int(np.ceil(split * n_rows)))
         return dict(min_samples_split=split, min_samples_leaf=leaf)
+
+    @classmethod
+    def like_rpart(cls, **params):
+        """An estimator with rpart's defaults (``rpart.control()``): ``cp = 0.01``,
+        ``minsplit = 20`` (``min_samples_split``), ``minbucket = 7``
+        (``min_samples_leaf``), ``maxdepth = 30``; ``params`` override them. Its trees
+        equal rpart's default trees on data without missing values (surrogate splits,
+        rpart's rule for those, are not implemented yet: such data are refused)."""
+        defaults = dict(cp=0.01, min_samples_split=20, min_samples_leaf=7, max_depth=30)
+        defaults.update(params)
+        return cls(**defaults)
 
     def cost_complexity_pruning_path(self, X, y, sample_weight=None, risk=None):
         """The weakest-link pruning path of the tree grown on ``(X, y)`` with
@@ -392,6 +417,11 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         the risk ``R(t)`` used by ``ccp_alpha`` and the pruning path.
     grower : ``"auto"`` (level-wise on numeric data, recursive with categorical columns),
         ``"levelwise"`` or ``"recursive"``.
+    cp : float ≥ 0 or None — rpart's complexity parameter: after growing, a node whose
+        subtree lowers the risk (misclassified weight; squared error for regression) by
+        no more than ``cp · R(root)`` per split is made a leaf, as rpart's
+        ``partition.c`` decides (:func:`treebook.prune.cp_table.rpart_complexity`).
+        None (default): not applied. :meth:`like_rpart` sets rpart's defaults.
     class_weight : None, ``"balanced"`` or a dict ``{class: weight}`` — each row's weight
         is multiplied by its class's weight (scikit-learn's ``class_weight``):
         ``"balanced"`` gives class ``k`` the weight ``n / (K · n_k)``, ``n_k`` counting the
@@ -411,7 +441,8 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
 
     def __init__(self, criterion="gini", max_depth=None, min_samples_split=2,
                  min_samples_leaf=1, min_impurity_decrease=0.0, ccp_alpha=0.0,
-                 random_state=None, ccp_risk="impurity", grower="auto", class_weight=None):
+                 random_state=None, ccp_risk="impurity", grower="auto", cp=None,
+                 class_weight=None):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -421,6 +452,7 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         self.random_state = random_state
         self.ccp_risk = ccp_risk
         self.grower = grower
+        self.cp = cp
         self.class_weight = class_weight
 
     def _class_weights(self, y) -> np.ndarray:
@@ -471,7 +503,7 @@ class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
 
     def __init__(self, criterion="squared_error", max_depth=None, min_samples_split=2,
                  min_samples_leaf=1, min_impurity_decrease=0.0, ccp_alpha=0.0,
-                 random_state=None, ccp_risk="impurity", grower="auto"):
+                 random_state=None, ccp_risk="impurity", grower="auto", cp=None):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -481,6 +513,7 @@ class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
         self.random_state = random_state
         self.ccp_risk = ccp_risk
         self.grower = grower
+        self.cp = cp
 
     def _validate_params(self):
         super()._validate_params()

