@@ -87,3 +87,14 @@ def test_log_loss_is_entropy_and_predict_log_proba():
     with np.errstate(divide="ignore"):
         assert np.array_equal(a.predict_log_proba(X), np.log(a.predict_proba(X)))
     assert a.n_outputs_ == 1
+
+
+@pytest.mark.parametrize("grower", ["levelwise", "recursive"])
+def test_a_node_of_equal_responses_is_pure(grower):
+    # ten copies of 1.1: S2/W - mean² rounds to about 7e-16, which is not spread
+    model = CARTRegressor(grower=grower).fit(np.arange(10.0)[:, None], np.full(10, 1.1))
+    assert model.get_n_leaves() == 1 and model.tree_.impurity[0] == 0.0
+    # a node that does vary is still split, however small the spread
+    y = np.full(10, 1.1)
+    y[7] = 1.1 + 1e-9
+    assert CARTRegressor(grower=grower).fit(np.arange(10.0)[:, None], y).get_n_leaves() == 2

@@ -489,6 +489,11 @@ class NodeSummaries(NamedTuple):
     impurity: np.ndarray    # (n_nodes,) impurity under the criterion
 
 
+#: a regression node whose variance is at most this fraction of its mean square is checked
+#: for equal responses (rounding residue, not spread)
+CONSTANT_RESIDUE = 1e-12
+
+
 def node_summaries(keys, y, w, n_nodes: int, n_classes: int, criterion) -> NodeSummaries:
     """Statistics of many nodes at once from rows labelled by node ``keys``.
 
@@ -513,6 +518,17 @@ def node_summaries(keys, y, w, n_nodes: int, n_classes: int, criterion) -> NodeS
         value = (S1 / safe)[:, None]
         from_sums = getattr(criterion, "impurity_from_sums", imp.variance_from_sums)
         impurity = np.asarray(from_sums(W, S1, S2, check=False), dtype=float)
+        # equal values have variance 0, but S2/W - ȳ² leaves rounding residue (≈ 4e-16 for
+        # ten copies of 1.1): a node of equal responses is pure, however it was summed
+        tiny = np.flatnonzero((impurity > 0) & (impurity <= CONSTANT_RESIDUE * (S2 / safe)))
+        if tiny.size:
+            rows = np.isin(keys, tiny) if w is None else np.isin(keys, tiny) & (w > 0)
+            k, v = keys[rows], y[rows]
+            lo = np.full(n_nodes, np.inf)
+            hi = np.full(n_nodes, -np.inf)
+            np.minimum.at(lo, k, v)
+            np.maximum.at(hi, k, v)
+            impurity[tiny[lo[tiny] == hi[tiny]]] = 0.0
     else:
         flat = np.bincount(keys * n_classes + y, weights=w, minlength=n_nodes * n_classes)
         value = flat.reshape(n_nodes, n_classes).astype(float)
