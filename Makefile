@@ -57,7 +57,8 @@ CHROMIUM := /usr/bin/chromium
 # The book is rebuilt for test-browser only when a source is newer than the last build,
 # so `make book && make test-browser` (as in .ci/run) builds once.
 BOOK_SOURCES := _config.yml _toc.yml $(shell find book src -type f \
-  -not -path '*/__pycache__/*' -not -path '*/.ipynb_checkpoints/*' 2>/dev/null)
+  -not -path '*/__pycache__/*' -not -path '*/.ipynb_checkpoints/*' \
+  -not -path '*.egg-info/*' 2>/dev/null)
 
 chromium:
 	$(call need,test -x $(CHROMIUM),chromium,Chromium)

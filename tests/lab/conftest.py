@@ -6,7 +6,8 @@ and a JupyterLab server. The ``lab`` fixture starts ``jupyter lab`` from this ve
 * on 127.0.0.1 only, on a free port, with a token chosen here, ``--allow-root``,
   no browser;
 * with every Jupyter and IPython directory (config, data, runtime, Lab settings and
-  workspaces) in a fresh temporary folder, so nothing of the user's set-up is read;
+  workspaces, and the checkpoints) in a fresh temporary folder, so nothing of the
+  user's set-up is read and nothing is written next to the chapters;
 * with the news feed, the update check and the PyPI extension manager off, and in its
   settings ``.md`` chapters open as notebooks through jupytext (as ``make lab`` sets)
   and autosave off (the chapter on disk is never rewritten);
@@ -72,8 +73,10 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _lab_config() -> dict:
+def _lab_config(checkpoints: Path) -> dict:
     return {
+        # an absolute checkpoint folder: opening the chapter writes nothing under book/
+        "FileCheckpoints": {"checkpoint_dir": str(checkpoints)},
         "ServerApp": {"ip": "127.0.0.1", "open_browser": False, "port_retries": 0,
                       "allow_remote_access": False, "terminals_enabled": False},
         "LabApp": {"news_url": None,
@@ -102,10 +105,11 @@ _USER_SETTINGS = {
 def lab(tmp_path_factory) -> LabServer:
     home = tmp_path_factory.mktemp("lab")
     dirs = {name: home / name for name in
-            ("config", "data", "runtime", "ipython", "settings", "workspaces")}
+            ("config", "data", "runtime", "ipython", "settings", "workspaces",
+             "checkpoints")}
     for d in dirs.values():
         d.mkdir()
-    (dirs["config"] / "jupyter_lab_config.json").write_text(json.dumps(_lab_config()))
+    (dirs["config"] / "jupyter_lab_config.json").write_text(json.dumps(_lab_config(dirs["checkpoints"])))
     for name, value in _USER_SETTINGS.items():
         path = dirs["settings"] / name
         path.parent.mkdir(parents=True, exist_ok=True)
