@@ -49,13 +49,17 @@ _RUN_ALL_JS = """async ([path, timeoutMs]) => {
   catch (e) { return {error: String(e)}; }
   const cells = Array.from(panel.content.model.cells);
   const code = cells.map((c, i) => [c, i]).filter(([c]) => c.type === 'code');
-  const errors = [];
+  const errors = [], expected = [];
   for (const [c, i] of code) {
+    // a cell tagged raises-exception (as for nbval) is meant to raise
+    const tags = c.getMetadata('tags') || [];
     for (const o of c.outputs.toJSON())
-      if (o.output_type === 'error') errors.push(`cell ${i}: ${o.ename}: ${o.evalue}`);
+      if (o.output_type === 'error')
+        (tags.includes('raises-exception') ? expected : errors).push(
+          `cell ${i}: ${o.ename}: ${o.evalue}`);
   }
   return {ok, kernel: panel.context.sessionContext.kernelDisplayName,
-          cells: cells.length, code: code.length, errors,
+          cells: cells.length, code: code.length, errors, expected,
           unexecuted: code.filter(([c]) => !c.executionCount).map(([, i]) => i)};
 }"""
 
@@ -141,14 +145,17 @@ def test_depth_slider_is_a_live_widget(lab, browser):
         run = page.evaluate(_RUN_ALL_JS, [CHAPTER, RUN_ALL_TIMEOUT_MS])
         assert "error" not in run, run.get("error")
         assert run["errors"] == [], "cells that raised"
-        assert run["ok"] is True, f"run-all did not succeed: {run}"
+        assert run["ok"] is True or run["expected"], f"run-all did not succeed: {run}"
         assert run["code"] > 10 and run["unexecuted"] == [], f"code cells not executed: {run}"
         ran_at = time.monotonic()
 
         # 3. the depth slider is the live ipywidget
         outputs = page.locator(".jp-OutputArea-output").filter(
             has=page.locator(".widget-hslider .widget-label", has_text=re.compile(r"^\s*depth\s*$")))
-        assert outputs.count() >= 1, "no live slider described 'depth' in the chapter's outputs"
+        if outputs.count() == 0:
+            static = page.locator(".jp-OutputArea-output .tb-slider").count()
+            raise AssertionError(f"no live slider described 'depth' in the chapter's outputs "
+                                 f"({static} static .tb-slider fallbacks shown instead)")
         out = outputs.first
         out.scroll_into_view_if_needed()
         out.locator(".noUi-handle").wait_for(state="visible", timeout=10_000)
