@@ -50,10 +50,13 @@ RAW_TEX = re.compile(r"""
 # that became a list item) leaves its halves in separate nodes.
 _TEXT_NODES_JS = """() => {
   const skip = 'pre, code, kbd, samp, script, style, textarea, mjx-container, .highlight';
-  const where = el => {
-    const named = el.closest('[id]'), section = el.closest('section[id]');
-    return el.tagName.toLowerCase() + (named ? ' in #' + named.id : '') +
-           (section && section !== named ? ' (section #' + section.id + ')' : '');
+  const where = el => {  // the tag and the ids of its two nearest named ancestors
+    const ids = [];
+    for (let a = el.closest('[id]'); a && ids.length < 2; a = a.parentElement.closest('[id]')) {
+      ids.push('#' + a.id);
+      if (!a.parentElement) break;
+    }
+    return el.tagName.toLowerCase() + (ids.length ? ' in ' + ids.join(' < ') : '');
   };
   const found = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -394,7 +397,7 @@ def test_the_checks_catch_a_broken_page(browser, tmp_path):
         "\\Delta", "\\operatorname", "\\operatorname",
         "\\operatorname"]
     assert not any("freely" in context for _, context in r.raw_tex)
-    assert r.raw_tex[9][1].startswith("p in #prose: ")
+    assert r.raw_tex[9][1].startswith("p in #prose: ")  # the <article> has no id
     assert r.raw_tex[-1][1].startswith("p: \\operatorname{Gini}(D, A); both are")
     assert [i["src"] for i in r.broken_images] == ["missing.png"]
     assert len(r.broken_svgs) == 1
