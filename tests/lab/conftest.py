@@ -95,6 +95,8 @@ _USER_SETTINGS = {
     "@jupyterlab/docmanager-extension/plugin.jupyterlab-settings": {
         "defaultViewers": {"markdown": "Jupytext Notebook", "myst": "Jupytext Notebook"},
         "autosave": False},
+    # every cell stays in the page, so the test finds the slider wherever it is
+    "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"},
     # neither ask for nor fetch news, never check for updates
     "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
         "checkForUpdates": False, "fetchNews": "false"},

@@ -7,8 +7,8 @@ move the sliders. This test does exactly that with chapter 2 (``book/02_id3.md``
    come up as a notebook (jupytext), not as a text file;
 2. all cells run in a real kernel, none fails and every code cell gets an execution count;
 3. the depth slider (:func:`treebook.widgets.depth_explorer`, found by its description
-   ``depth``, not by its cell number) is the live ipywidget, not the static
-   ``.tb-slider`` fallback of the built book;
+   ``depth``, not by its cell number: the first such slider with more than one frame)
+   is the live ipywidget, not the static ``.tb-slider`` fallback of the built book;
 4. one key press moves it; the browser sends the new value to the kernel over the
    websocket, the kernel answers with the new frame, and the readout, the frame's
    "depth ..." line and the tree drawing all change to the new depth.
@@ -156,7 +156,11 @@ def test_depth_slider_is_a_live_widget(lab, browser):
             static = page.locator(".jp-OutputArea-output .tb-slider").count()
             raise AssertionError(f"no live slider described 'depth' in the chapter's outputs "
                                  f"({static} static .tb-slider fallbacks shown instead)")
-        out = outputs.first
+        # the first depth slider that has somewhere to move (a one-frame slider cannot)
+        states = [outputs.nth(i).evaluate(_SLIDER_STATE_JS) for i in range(outputs.count())]
+        movable = [i for i, st in enumerate(states) if (st["max"] or 0) >= 1]
+        assert movable, f"every depth slider has a single frame: {states}"
+        out = outputs.nth(movable[0])
         out.scroll_into_view_if_needed()
         out.locator(".noUi-handle").wait_for(state="visible", timeout=10_000)
         before = out.evaluate(_SLIDER_STATE_JS)
