@@ -59,6 +59,7 @@ import numpy as np
 from .base import (AnyOf, DecisionTreeClassifierBase, DecisionTreeRegressorBase, Interval,
                    Options, RandomState, Registered, clone)
 from .criteria import Criterion, criterion_names, get_criterion
+from .feature_draw import draw_seed, features_to_consider, node_permutation, resolve_max_features
 from .grow import NodeStats, grow_tree
 from .levelwise import grow_levelwise
 from .splits import (
@@ -178,8 +179,16 @@ def _subset_candidates(codes, y, w, node, n_classes, n_categories, criterion,
     return score, np.nan, subset_branch_of_code(masks[i], present)
 
 
+def _varies(x, categorical: bool) -> bool:
+    """Whether a feature can split the node at all (see :mod:`treebook.feature_draw`)."""
+    if categorical:
+        return np.unique(x).size > 1
+    return bool(x.max() > x.min() + FEATURE_THRESHOLD)
+
+
 def cart_split_finder(*, n_classes: int, criterion, categorical, n_categories,
-                      min_samples_leaf: int, min_impurity_decrease: float, root_weight: float):
+                      min_samples_leaf: int, min_impurity_decrease: float, root_weight: float,
+                      max_features: int | None = None, seed: int = 0):
     """CART's split finder for :func:`treebook.grow.grow_tree`.
 
     ``criterion`` is a name in :data:`treebook.criteria.CRITERIA` or a criterion object.
@@ -187,12 +196,19 @@ def cart_split_finder(*, n_classes: int, criterion, categorical, n_categories,
     search (categorical); across features the highest score, ties to the first feature.
     Returns ``None`` when no cut keeps ``min_samples_leaf`` rows on each side, or when the
     weighted impurity improvement (scikit-learn's formula, ``Split.score``) plus ``eps``
-    is below ``min_impurity_decrease``.
+    is below ``min_impurity_decrease``. With ``max_features = k`` the node considers only
+    ``k`` features drawn by :mod:`treebook.feature_draw` from ``seed``.
     """
     categorical = np.asarray(categorical, dtype=bool)
     criterion = get_criterion(criterion, regression=n_classes == 0)
 
     def find(X, y, w, rows, available):
+        if max_features is not None:
+            m = X.shape[1]
+            varies = np.array([bool(available[f]) and _varies(X[rows, f], categorical[f])
+                               for f in range(m)])
+            perm = node_permutation(seed, rows.size, rows.min(), rows.sum(), m)
+            available = features_to_consider(perm, varies, max_features)[0]
         yr = y[rows]
         value, W, _, imp_node = node_summaries(np.zeros(rows.shape[0], np.intp), yr, w, 1,
                                                n_classes, criterion)
@@ -234,9 +250,12 @@ def cart_split_finder(*, n_classes: int, criterion, categorical, n_categories,
 def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=None,
               n_categories=None, max_depth=None, min_samples_split: int = 2,
               min_samples_leaf: int = 1, min_impurity_decrease: float = 0.0,
-              grower: str = "recursive", metadata: dict | None = None) -> Tree:
+              grower: str = "recursive", metadata: dict | None = None,
+              max_features: int | None = None, seed: int = 0) -> Tree:
     """Grow a CART tree with the recursive grower (``grower="recursive"``, any features)
-    or the level-wise grower (``"levelwise"``, numeric features only)."""
+    or the level-wise grower (``"levelwise"``, numeric features only). ``max_features``
+    (a count, or None for all) and ``seed``: the random features per node of
+    :mod:`treebook.feature_draw`, the same in both growers."""
     X = np.asarray(X, dtype=float)
     w = np.asarray(sample_weight, dtype=float)
     criterion = get_criterion(criterion, regression=n_classes == 0)
@@ -246,6 +265,7 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
                   min_samples_split=min_samples_split, min_samples_leaf=min_samples_leaf,
                   min_impurity_decrease=min_impurity_decrease, metadata=metadata)
     if grower == "levelwise":
+        params.update(max_features=max_features, seed=seed)
         if categorical.any():
             raise ValueError("grower='levelwise' handles numeric features only; use "
                              "grower='recursive' (or 'auto') for categorical columns")
@@ -263,7 +283,7 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
                                categorical=categorical, n_categories=n_categories,
                                min_samples_leaf=min_samples_leaf,
                                min_impurity_decrease=min_impurity_decrease,
-                               root_weight=root_weight)
+                               root_weight=root_weight, max_features=max_features, seed=seed)
 
     def stats(rows, w_rows):
         value, W, _, imp_node = node_summaries(np.zeros(rows.shape[0], np.intp), y[rows],
@@ -316,6 +336,8 @@ _CART_CONSTRAINTS = {
     "grower": Options("auto", "levelwise", "recursive"),
     "random_state": RandomState(),
     "cp": Interval(float, 0.0, None, allow_none=True),
+    "max_features": AnyOf(Options(None, "sqrt", "log2"), Interval(int, 1, None),
+                          Interval(float, 0.0, 1.0, closed="right", strict=True)),
 }
 
 _MISSING_HINT = ("CART here has no rule for missing values (surrogate splits are not "
@@ -351,6 +373,8 @@ class _CARTMixin:
             X, y, w, n_classes=n_classes, criterion=self.criterion, categorical=categorical,
             n_categories=[0 if c is None else len(c) for c in self.encoder_.categories],
             max_depth=self.max_depth, **self._min_samples(X.shape[0]),
+            max_features=resolve_max_features(self.max_features, X.shape[1]),
+            seed=draw_seed(self.random_state) if self.max_features is not None else 0,
             min_impurity_decrease=self.min_impurity_decrease, grower=grower,
             metadata=metadata)
         if self.cp is not None:
@@ -411,8 +435,12 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         improvement ``(|D|/|D_root|)·ΔI`` (plus machine epsilon) reaches this.
     ccp_alpha : float ≥ 0 — complexity parameter α of minimal cost-complexity pruning;
         0 means no pruning.
-    random_state : accepted for scikit-learn compatibility; unused (ties are broken by
-        column order, so the tree is deterministic).
+    max_features : None (every feature at every node), an int ``k``, a float fraction of
+        the features, ``"sqrt"`` or ``"log2"`` — each node chooses its split among ``k``
+        features drawn at random (:mod:`treebook.feature_draw`), as random forests need.
+    random_state : None, an int or a numpy generator — the seed of the ``max_features``
+        draws (with ``max_features=None`` nothing is random: ties are broken by column
+        order, so the tree is deterministic).
     ccp_risk : ``"impurity"`` (scikit-learn) or ``"misclassification"`` (Breiman, rpart) —
         the risk ``R(t)`` used by ``ccp_alpha`` and the pruning path.
     grower : ``"auto"`` (level-wise on numeric data, recursive with categorical columns),
@@ -442,7 +470,7 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
     def __init__(self, criterion="gini", max_depth=None, min_samples_split=2,
                  min_samples_leaf=1, min_impurity_decrease=0.0, ccp_alpha=0.0,
                  random_state=None, ccp_risk="impurity", grower="auto", cp=None,
-                 class_weight=None):
+                 class_weight=None, max_features=None):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -453,7 +481,9 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         self.ccp_risk = ccp_risk
         self.grower = grower
         self.cp = cp
+        self.max_features = max_features
         self.class_weight = class_weight
+        self.max_features = max_features
 
     def _class_weights(self, y) -> np.ndarray:
         """Weight of each class code under ``class_weight``."""
@@ -503,7 +533,8 @@ class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
 
     def __init__(self, criterion="squared_error", max_depth=None, min_samples_split=2,
                  min_samples_leaf=1, min_impurity_decrease=0.0, ccp_alpha=0.0,
-                 random_state=None, ccp_risk="impurity", grower="auto", cp=None):
+                 random_state=None, ccp_risk="impurity", grower="auto", cp=None,
+                 max_features=None):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -514,6 +545,7 @@ class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
         self.ccp_risk = ccp_risk
         self.grower = grower
         self.cp = cp
+        self.max_features = max_features
 
     def _validate_params(self):
         super()._validate_params()

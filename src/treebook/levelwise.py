@@ -41,6 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .criteria import get_criterion
+from .feature_draw import features_to_consider, node_permutation
 from .splits import (
     FEATURE_THRESHOLD,
     IMPURITY_TOLERANCE,
@@ -338,17 +339,41 @@ def _keep_best(score, f: int, level: _Level, best_val, best_f, best_p) -> None:
         best_p[hn] = hp
 
 
-def _choose_cuts(lists, reach, level: _Level, data: _Data):
+def _features_per_node(X, lists, level: _Level, k: int, seed: int) -> np.ndarray:
+    """``(J, m)`` mask: the features each open node may split on under ``max_features=k``
+    (:mod:`treebook.feature_draw`; a node's draw depends on its set of rows only)."""
+    starts, seg_len = level.starts, level.seg_len
+    ends = starts + seg_len - 1
+    m = len(lists)
+    varies = np.empty((seg_len.shape[0], m), dtype=bool)
+    for f, P in enumerate(lists):
+        lo = X[P[starts] & _ROW, f]
+        hi = X[P[ends] & _ROW, f]
+        varies[:, f] = hi > lo + FEATURE_THRESHOLD
+    rows = lists[0] & _ROW
+    first = np.minimum.reduceat(rows, starts)
+    total = np.add.reduceat(rows, starts)
+    perms = np.stack([node_permutation(seed, c, a, t, m)
+                      for c, a, t in zip(seg_len.tolist(), first.tolist(), total.tolist())])
+    return features_to_consider(perms, varies, k)
+
+
+def _choose_cuts(lists, reach, level: _Level, data: _Data, allowed=None):
     """Score and choose for one level: each open node's best feature and cut position
-    (``best_f = -1``: no admissible cut)."""
+    (``best_f = -1``: no admissible cut). ``allowed``: the features each node may use
+    (``max_features``), or None for all."""
     J = level.seg_len.shape[0]
     best_val = np.full(J, -np.inf)
     best_f = np.full(J, -1, dtype=np.int64)
     best_p = np.zeros(J, dtype=np.int64)
     with np.errstate(divide="ignore", invalid="ignore"):
         for f, P in enumerate(lists):
-            _keep_best(_cut_scores(P, reach[f], level, data), f, level, best_val, best_f,
-                       best_p)
+            if allowed is not None and not allowed[:, f].any():
+                continue
+            score = _cut_scores(P, reach[f], level, data)
+            if allowed is not None:
+                np.copyto(score, -np.inf, where=np.repeat(~allowed[:, f], level.seg_len))
+            _keep_best(score, f, level, best_val, best_f, best_p)
     return best_f, best_p
 
 
@@ -420,6 +445,8 @@ def grow_levelwise(
     min_samples_leaf: int = 1,
     min_impurity_decrease: float = 0.0,
     metadata: dict | None = None,
+    max_features: int | None = None,
+    seed: int = 0,
 ) -> Tree:
     """Grow a CART tree on numeric ``X`` level by level (see the module docstring).
 
@@ -481,8 +508,10 @@ def grow_levelwise(
     while open_ids.size:
         J = open_ids.size
         level = _Level.of(seg_len, open_value, open_W, data)
+        allowed = (None if max_features is None
+                   else _features_per_node(X, lists, level, max_features, seed))
         # ---- score every cut of every open node, feature by feature; keep each node's best
-        best_f, best_p = _choose_cuts(lists, reach, level, data)
+        best_f, best_p = _choose_cuts(lists, reach, level, data, allowed)
         has_cut = best_f >= 0
         if not has_cut.any():
             break
