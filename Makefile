@@ -7,12 +7,13 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.treebook-installed
 HTML_INDEX := $(CURDIR)/_build/html/index.html
 
-.PHONY: help setup dot chromium book test test-browser lab bench clean
+.PHONY: help setup dot chromium book test test-browser crosscheck lab bench clean
 
 help:
 	@echo "make book          build the HTML book (every chapter executed, warnings are errors)"
 	@echo "make test          unit tests + every chapter under pytest --nbval, in one run"
 	@echo "make test-browser  build the book and check every page in headless Chromium"
+	@echo "make crosscheck    C4.5 against Weka's J48, the cp table against R's rpart"
 	@echo "make lab           JupyterLab on the book (chapters open as notebooks)"
 	@echo "make bench         benchmarks against scikit-learn (prints ratios)"
 
@@ -74,6 +75,13 @@ $(HTML_INDEX): $(BOOK_SOURCES)
 test-browser: setup chromium $(HTML_INDEX)
 	$(BIN)/python -m pytest tests/browser
 	@echo "Screenshots: $(CURDIR)/_build/screenshots/"
+
+# --- the reference programs as oracles (tests/oracles) ----------------------------------
+# Debian's Weka (Java is on the machine; javac compiles the one-JVM driver) and R's rpart.
+crosscheck: setup
+	$(call need,test -f /usr/share/java/weka.jar,weka,Weka)
+	$(call need,Rscript -e 'library(rpart)',r-cran-rpart,R package rpart)
+	$(BIN)/python -m pytest tests/oracles -p no:cacheprovider --override-ini addopts=
 
 LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
 

@@ -300,11 +300,15 @@ class DecisionTreeClassifierBase(_TreeEstimatorBase):
         self.n_classes_ = len(self.classes_)
         return codes
 
+    #: leaf probabilities by Laplace's rule (a learner's parameter where it has one)
+    _laplace = False
+
     def predict_proba(self, X) -> np.ndarray:
         """Class frequencies ``C_k/|D|`` of the node each row reaches (columns in the order
         of ``classes_``)."""
         self._check_fitted()
-        return self.tree_.distribution(self._encode(X), missing=self._route_missing)
+        return self.tree_.distribution(self._encode(X), missing=self._route_missing,
+                                       laplace=self._laplace)
 
     def predict(self, X) -> np.ndarray:
         """The majority class of the node each row reaches; ties go to the class that
@@ -325,7 +329,7 @@ class DecisionTreeClassifierBase(_TreeEstimatorBase):
         Xe = self._encode(X)
         if self._route_missing == "stop":  # one end node per row: its majority class
             return self.classes_[np.argmax(tree.node_prediction(), axis=1)[tree.apply(Xe)]]
-        proba = tree.distribution(Xe, missing=self._route_missing)
+        proba = tree.distribution(Xe, missing=self._route_missing, laplace=self._laplace)
         return self.classes_[np.argmax(proba, axis=1)]
 
     _predict_with = predict_with  # the names used before predict_with was public

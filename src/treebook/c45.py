@@ -64,6 +64,7 @@ __all__ = [
     "min_split_weight",
     "numeric_candidate",
     "categorical_candidate",
+    "binary_categorical_candidate",
     "choose_candidate",
     "c45_split_finder",
     "candidate_table",
@@ -162,9 +163,18 @@ class Candidate:
     n_cuts: int = 0
     many_valued: bool = False
     admissible: bool = True
+    #: a binary test on a category (J48's ``-B``): this code goes left, every other code of
+    #: the attribute's ``n_categories`` right
+    left_code: int = -1
+    n_categories: int = 0
 
     def to_split(self) -> Split:
         info = dict(gain=self.gain, split_info=self.split_info, gain_ratio=self.gain_ratio)
+        if self.kind == NodeKind.SUBSET:
+            branch_of_code = np.ones(self.n_categories, dtype=np.int64)
+            branch_of_code[self.left_code] = 0
+            return Split(feature=self.feature, kind=NodeKind.SUBSET, score=self.gain_ratio,
+                         branch_of_code=branch_of_code, n_branches=2, info=info)
         if self.kind == NodeKind.THRESHOLD:
             info.update(raw_gain=self.raw_gain, mdl_penalty=self.penalty, n_cuts=self.n_cuts,
                         midpoint=self.midpoint)
@@ -195,7 +205,7 @@ def numeric_candidate(x, y, w, *, feature: int, n_classes: int, min_samples_leaf
         return None
     tables = scan["tables"]
     left = tables[:, 0, :].sum(axis=1)
-    ok = ((scan["upper"] - scan["lower"] > MIN_CUT_GAP)
+    ok = ((scan["lower"] + MIN_CUT_GAP < scan["upper"])   # J48: previous + 1e-5 < next
           & (left >= min_split - SMALL) & (known_w - left >= min_split - SMALL))
     n_cuts = int(np.count_nonzero(ok))
     if n_cuts == 0:
@@ -239,6 +249,38 @@ def categorical_candidate(codes, y, w, *, feature: int, n_categories: int, n_cla
                      admissible=np.count_nonzero(sizes >= min_samples_leaf - SMALL) >= 2)
 
 
+def binary_categorical_candidate(codes, y, w, *, feature: int, n_categories: int,
+                                 n_classes: int, min_samples_leaf: int) -> Candidate | None:
+    """The best test ``A = a`` against ``A ≠ a`` on one categorical attribute (J48's
+    ``-B``, ``BinC45Split``), or None when no value can make one.
+
+    Every value ``a`` holding at least ``min_samples_leaf`` known weight, with at least
+    as much left for the other values, is tried; the one with the largest gain ratio is
+    kept (ties to the first value, as J48, which also keeps the first value whenever it
+    qualifies). Unlike a multiway test the attribute stays usable below, and a case
+    whose value is not ``a`` goes right, whether or not its value occurred at the node.
+    """
+    w = np.asarray(w, dtype=float)
+    table, missing = categorical_table(codes, y, w, n_categories, n_classes)
+    sizes = table.sum(axis=1)
+    if sizes.sum() <= 0:
+        return None
+    best = None
+    for a in range(n_categories):
+        if sizes[a] < min_samples_leaf - SMALL:
+            continue
+        two = np.stack([table[a], table.sum(axis=0) - table[a]])
+        if np.count_nonzero(two.sum(axis=1) >= min_samples_leaf - SMALL) < 2:
+            continue
+        gain = c45_gain(two, missing)
+        split_info = c45_split_information(two, missing)
+        ratio = _ratio(gain, split_info)
+        if best is None or a == 0 or ratio - best.gain_ratio > SMALL:
+            best = Candidate(feature, NodeKind.SUBSET, gain, split_info, ratio, two, missing,
+                             gain, left_code=a, n_categories=n_categories)
+    return best
+
+
 def choose_candidate(candidates: list) -> tuple[Candidate | None, float]:
     """C4.5's choice among the admissible tests: ``(best, average gain)``.
 
@@ -280,10 +322,11 @@ class C45Context:
     mdl_correction: bool
     many_valued: np.ndarray
     values: tuple
+    binary_splits: bool = False
 
     @classmethod
     def from_data(cls, X, categorical, n_categories, n_classes, min_samples_leaf,
-                  mdl_correction) -> "C45Context":
+                  mdl_correction, binary_splits=False) -> "C45Context":
         n = X.shape[0]
         many = np.array([bool(c) and n_categories[f] >= MANY_VALUES * n
                          for f, c in enumerate(categorical)])
@@ -293,7 +336,7 @@ class C45Context:
         values = tuple(None if c else np.unique(X[~np.isnan(X[:, f]), f])
                        for f, c in enumerate(categorical))
         return cls(tuple(categorical), tuple(n_categories), n_classes, min_samples_leaf,
-                   mdl_correction, many, values)
+                   mdl_correction, many, values, binary_splits)
 
     def evaluate(self, X, y, w, rows, available) -> list:
         """Every attribute's best test at a node (None where there is none)."""
@@ -304,7 +347,9 @@ class C45Context:
                 continue
             x = X[rows, f]
             if self.categorical[f]:
-                c = categorical_candidate(x, y[rows], w, feature=f,
+                make = (binary_categorical_candidate if self.binary_splits
+                        else categorical_candidate)
+                c = make(x, y[rows], w, feature=f,
                                           n_categories=self.n_categories[f],
                                           n_classes=self.n_classes,
                                           min_samples_leaf=self.min_samples_leaf)
@@ -320,14 +365,15 @@ class C45Context:
 
 
 def c45_split_finder(X, categorical, n_categories, n_classes, *, min_samples_leaf=2,
-                     mdl_correction=True):
+                     mdl_correction=True, binary_splits=False):
     """The C4.5 split finder for :func:`treebook.grow.grow_tree` on the encoded ``X``.
 
     ``categorical[f]`` says whether feature ``f`` holds category codes (with
-    ``n_categories[f]`` categories) or numbers.
+    ``n_categories[f]`` categories) or numbers; ``binary_splits`` makes every categorical
+    test one value against the rest (J48's ``-B``).
     """
     ctx = C45Context.from_data(X, categorical, n_categories, n_classes, min_samples_leaf,
-                               mdl_correction)
+                               mdl_correction, binary_splits)
 
     def find(X, y, w, rows, available):
         if w.sum() < 2 * min_samples_leaf:       # too little weight to make two branches
@@ -435,6 +481,13 @@ class C45Classifier(DecisionTreeClassifierBase):
     missing : the routing policy for unknown values, in fit, pruning and predict: a name
         in :data:`treebook.splits.ROUTING_POLICIES` (default ``"distribute"``, C4.5's
         fractional cases).
+    laplace : bool — J48's ``-A``: a leaf's class probabilities are the Laplace estimates
+        ``(C_k + 1)/(|D| + K)`` instead of the frequencies ``C_k/|D|``. The tree is the
+        same; ``predict_proba`` (and, with fractional cases, ``predict``) change.
+    binary_splits : bool — J48's ``-B``: a categorical attribute is tested one value
+        against the rest (:func:`binary_categorical_candidate`) instead of multiway.
+    collapse : bool — J48's collapsing of subtrees that do not lower the training error
+        (:func:`collapse`, done by C4.5 while growing); ``False`` is J48's ``-O``.
     """
 
     _parameter_constraints = {
@@ -446,13 +499,17 @@ class C45Classifier(DecisionTreeClassifierBase):
         "max_depth": Interval(int, 0, None, allow_none=True),
         "z_source": Options("normal", "table"),
         "missing": Registered(lambda: tuple(ROUTING_POLICIES)),
+        "laplace": Options(True, False),
+        "binary_splits": Options(True, False),
+        "collapse": Options(True, False),
     }
     _all_categorical = False
     _missing = "distribute"
 
     def __init__(self, min_samples_leaf=2, pruning="ebp", confidence=0.25,
                  mdl_correction=True, subtree_raising=True, max_depth=None,
-                 z_source="normal", missing="distribute"):
+                 z_source="normal", missing="distribute", laplace=False, binary_splits=False,
+                 collapse=True):
         self.min_samples_leaf = min_samples_leaf
         self.pruning = pruning
         self.confidence = confidence
@@ -461,22 +518,29 @@ class C45Classifier(DecisionTreeClassifierBase):
         self.max_depth = max_depth
         self.z_source = z_source
         self.missing = missing
+        self.laplace = laplace
+        self.binary_splits = binary_splits
+        self.collapse = collapse
 
     @property
     def _route_missing(self):
         return self.missing
+
+    @property
+    def _laplace(self):
+        return self.laplace
 
     def _grow_unpruned(self, X, y, w) -> Tree:
         cats = self.encoder_.categories
         finder = c45_split_finder(
             X, [c is not None for c in cats], [0 if c is None else len(c) for c in cats],
             self.n_classes_, min_samples_leaf=self.min_samples_leaf,
-            mdl_correction=self.mdl_correction)
+            mdl_correction=self.mdl_correction, binary_splits=self.binary_splits)
         tree = grow_tree(X, y, w, find_split=finder, n_classes=self.n_classes_,
                          node_impurity=imp.entropy, max_depth=self.max_depth,
                          min_samples_split=2, min_gain=0.0, missing=self.missing,
                          metadata=self._metadata(self.classes_))
-        return collapse(tree)
+        return collapse(tree) if self.collapse else tree
 
     def _grow(self, X, y, w):
         tree = self._grow_unpruned(X, y, w)

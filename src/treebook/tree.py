@@ -134,15 +134,19 @@ class Tree:
             raise ValueError("a regression tree has no classes")
         return np.argmax(self.value, axis=1)
 
-    def node_prediction(self) -> np.ndarray:
+    def node_prediction(self, laplace: bool = False) -> np.ndarray:
         """What each node predicts: class frequencies ``C_k/|D|`` (shape ``(n, K)``) or the
-        mean response (shape ``(n,)``). A node that no training case reached (weight 0)
-        takes the frequencies of its nearest ancestor that has cases, as C4.5 and J48
-        label an empty branch by its parent."""
+        mean response (shape ``(n,)``). With ``laplace=True`` the Laplace estimates
+        ``(C_k + 1)/(|D| + K)`` (J48's ``-A``). A node that no training case reached
+        (weight 0) takes the estimates of its nearest ancestor that has cases, as C4.5 and
+        J48 label an empty branch by its parent."""
         if self.is_regression:
             return self.value[:, 0]
         tot = self.value.sum(axis=1, keepdims=True)
-        freq = self.value / np.where(tot > 0, tot, 1.0)
+        if laplace:
+            freq = (self.value + 1.0) / (tot + self.value.shape[1])
+        else:
+            freq = self.value / np.where(tot > 0, tot, 1.0)
         if np.any(tot <= 0):
             for i in range(1, self.node_count):  # pre-order: a parent is fixed first
                 if tot[i, 0] <= 0:
@@ -250,17 +254,17 @@ class Tree:
         data = np.ones(indices.shape[0], dtype=np.int8)
         return csr_matrix((data, indices, indptr), shape=(n, self.node_count))
 
-    def distribution(self, X, missing="stop") -> np.ndarray:
+    def distribution(self, X, missing="stop", laplace: bool = False) -> np.ndarray:
         """Class probabilities (classification) or predicted value (regression) per row.
 
         Classification: the relative class frequencies ``C_k / |D|`` of the node each row
-        ends at; with ``missing="distribute"`` the frequencies of all end nodes averaged
-        with the row's routing weights (see :meth:`node_prediction` for nodes without
-        training cases).
+        ends at (their Laplace estimates with ``laplace=True``); with
+        ``missing="distribute"`` those of all end nodes averaged with the row's routing
+        weights (see :meth:`node_prediction` for nodes without training cases).
         """
         policy = get_routing(missing)
         X = np.asarray(X, dtype=float)
-        node_value = self.node_prediction()
+        node_value = self.node_prediction(laplace=laplace)
         if policy == get_routing("stop") or not np.isnan(X).any() and self._threshold_only():
             return node_value[self.apply(X)]  # one end node per row
         rows, nodes, w = self.route(X, missing=missing)

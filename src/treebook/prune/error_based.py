@@ -53,6 +53,9 @@ from ..base import InstanceOf, Interval, Options, Registered, validate_params
 from ..splits import FAN, ROUTING_POLICIES, Split
 from ..tree import NodeKind, Tree, TreeBuilder
 
+#: J48's ``Utils.SMALL``: sizes within this of each other are equal.
+SMALL = 1e-6
+
 __all__ = [
     "CF_TABLE",
     "Z_TABLE",
@@ -214,6 +217,17 @@ def _distribute(node: _Node, X, y, rows, w, n_classes, missing):
                     np.concatenate([w[sel], w[miss] * share[k]]), n_classes, missing)
 
 
+def largest_branch(sizes) -> int:
+    """The branch that subtree raising lifts: the largest, ties (within J48's ``SMALL``) to
+    the *last*, as C4.5 (``prune.c``: ``Factor >= MaxFactor``) and J48
+    (``Distribution.maxBag``: ``Utils.grOrEq``) both choose."""
+    best, best_size = -1, 0.0
+    for i, size in enumerate(sizes):
+        if best_size - size < SMALL:
+            best, best_size = i, size
+    return best
+
+
 class _Pruner:
     def __init__(self, X, y, n_classes, confidence, subtree_raising, z_source,
                  missing="distribute"):
@@ -251,8 +265,7 @@ class _Pruner:
             return
         for child in node.children:
             self.prune(child)
-        sizes = [c.counts.sum() for c in node.children]
-        largest = node.children[int(np.argmax(sizes))]          # ties: the first branch
+        largest = node.children[largest_branch([c.counts.sum() for c in node.children])]
         errors_leaf = self.leaf_errors(node.counts)
         errors_tree = self.tree_errors(node)
         errors_branch = (self.branch_errors(largest, node.rows, node.w)
