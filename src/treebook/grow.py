@@ -138,7 +138,7 @@ def grow_tree(
     stats_of = default_stats if node_stats is None else node_stats
 
     def add(parent: int, rows: np.ndarray, w: np.ndarray) -> tuple[int, bool]:
-        s = stats_of(rows, w)
+        s = NodeStats(*stats_of(rows, w))  # a plain 4-tuple from a node_stats hook works too
         node = builder.add_node(parent, s.value, s.weighted_n, np.count_nonzero(w > 0),
                                 s.impurity)
         return node, bool(s.pure)
