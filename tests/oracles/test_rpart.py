@@ -21,7 +21,7 @@ import pytest
 from sklearn.datasets import load_breast_cancer, load_iris, make_classification
 
 from treebook import CARTClassifier
-from treebook.prune.cp_table import cp_table
+from treebook.prune.rpart import cp_table
 
 HERE = Path(__file__).resolve().parent
 

@@ -37,6 +37,7 @@ import sys
 
 import numpy as np
 
+from ..base import InstanceOf, Interval, TreeEstimator, validate_params
 from ..tree import NodeKind, Tree
 
 __all__ = ["node_risk_rpart", "rpart_complexity", "cp_table"]
@@ -50,12 +51,11 @@ def node_risk_rpart(tree: Tree) -> np.ndarray:
     return tree.weighted_n - tree.value.max(axis=1)  # misclassified weight
 
 
+@validate_params({"tree": InstanceOf(Tree, "treebook Tree"), "alpha": Interval(float, 0.0, None)})
 def rpart_complexity(tree: Tree, alpha: float = 0.0):
     """``(complexity, kept)``: each node's rpart complexity ``c(t)`` in absolute risk units,
     capped by its parent's (``fix_cp``), and the mask of nodes that rpart would split
     (``c(t) > alpha``) on this grown tree. Binary trees only (rpart's)."""
-    if not isinstance(tree, Tree):
-        raise TypeError(f"tree must be a treebook Tree; got {type(tree).__name__}")
     if np.any(tree.children_ptr[1:] - tree.children_ptr[:-1] > 2):
         raise ValueError("rpart's complexity is defined for binary trees; this tree has a "
                          "multiway split")
@@ -144,6 +144,7 @@ def _rundown(path, comp: np.ndarray, kept: np.ndarray, thresholds) -> np.ndarray
     return stops
 
 
+@validate_params({"estimator": InstanceOf(TreeEstimator, "treebook tree estimator")})
 def cp_table(estimator, X, y, folds=None, sample_weight=None):
     """rpart's ``printcp`` table for ``estimator`` (a treebook CART estimator) grown on
     ``X, y``, as a :class:`pandas.DataFrame` with columns ``CP``, ``nsplit``,
