@@ -44,8 +44,13 @@ CHROMIUM_ARGS = [
 MATHJAX_TIMEOUT_MS = 30_000
 
 # Raw TeX that MathJax should have replaced, searched in the page text outside code.
+# The last two alternatives catch a formula broken across lines: a wrapped line inside
+# $…$ that starts with "- " or "+ " becomes a list item, leaving "$… \cmd" at the end of
+# one line and "\cmd …$" at the start of the next (chapter 4 had one).
 RAW_TEX = re.compile(
     r"\$\$|\\\(|\\\)|\\\[|\\\]|\\begin\{|\$[^$\n]{0,200}\\[A-Za-z]+[^$\n]{0,200}\$"
+    r"|\$[^$\n]{0,200}\\[A-Za-z]+[^$\n]{0,200}$|^[^$\n]{0,200}\\[A-Za-z]+[^$\n]{0,200}\$",
+    re.MULTILINE,
 )
 
 # Page text with code, scripts and typeset math removed (textContent of a clone, so
