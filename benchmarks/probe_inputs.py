@@ -177,7 +177,15 @@ YDATE = (DAYS >= 20).astype(int)
 NEW_DATES = pd.Timestamp("2020-01-01") + pd.to_timedelta(DAYS + 0.5, unit="D")
 
 
+def _ns(values):
+    """int64 nanoseconds of dates or durations, whatever their resolution."""
+    arr = np.asarray(values)
+    return arr.astype(f"{arr.dtype.str[1]}8[ns]".replace("M8", "datetime64").replace(
+        "m8", "timedelta64")).view(np.int64)
+
+
 def _temporal_probe(e, train_col, test_col, ns_train, ns_test):
+    ns_train, ns_test = _ns(ns_train), _ns(ns_test)
     y = YDATE if e in CLASSIFIERS else YDATE.astype(float)
     m = make(e).fit(train_col, y)
     ref = make(e).fit(pd.DataFrame({"d": ns_train}), y)
@@ -188,16 +196,16 @@ for _e in ESTIMATORS:
     probe(f"{_e}: pandas datetime64 column, unseen dates", check=bool, must_succeed=True)(
         lambda e=_e: _temporal_probe(
             e, pd.DataFrame({"d": DATES}), pd.DataFrame({"d": NEW_DATES}),
-            DATES.asi8, NEW_DATES.asi8))
+            DATES, NEW_DATES))
     probe(f"{_e}: numpy datetime64 matrix, unseen dates", check=bool, must_succeed=True)(
         lambda e=_e: _temporal_probe(
             e, DATES.to_numpy()[:, None], NEW_DATES.to_numpy()[:, None],
-            DATES.asi8, NEW_DATES.asi8))
+            DATES, NEW_DATES))
     probe(f"{_e}: pandas timedelta column, unseen durations", check=bool, must_succeed=True)(
         lambda e=_e: _temporal_probe(
             e, pd.DataFrame({"d": pd.to_timedelta(DAYS, unit="D")}),
             pd.DataFrame({"d": pd.to_timedelta(DAYS + 0.5, unit="D")}),
-            pd.to_timedelta(DAYS, unit="D").asi8, pd.to_timedelta(DAYS + 0.5, unit="D").asi8))
+            pd.to_timedelta(DAYS, unit="D"), pd.to_timedelta(DAYS + 0.5, unit="D")))
 
 
 def _date_text():

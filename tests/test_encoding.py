@@ -49,14 +49,19 @@ def test_object_arrays_keep_mixed_labels_and_tuples():
     assert enc.transform(pd.DataFrame({"t": [(3, 4), (5, 6)]}))[:, 0].tolist() == [1, -1]
 
 
-def test_transform_matches_columns_by_name_and_checks_them():
+def test_transform_checks_column_names_like_scikit_learn():
     enc, Xe = FeatureEncoder.fit(frame())
+    assert np.array_equal(enc.transform(frame()), Xe)
+    # the same names in another order are refused, not silently re-matched (issue 12)
     shuffled = frame()[["grade", "flag", "size", "colour"]]
-    assert np.array_equal(enc.transform(shuffled), Xe)
-    with pytest.raises(ValueError, match=r"missing \['flag'\], unexpected \['other'\]"):
+    with pytest.raises(ValueError, match="Feature names must be in the same order"):
+        enc.transform(shuffled)
+    with pytest.raises(ValueError, match="unseen at fit time:\n- other\n.*yet now missing:"
+                                         "\n- flag\n"):
         enc.transform(frame().drop(columns="flag").assign(other=1))
-    with pytest.raises(ValueError, match="X has 2 features, but the model was fitted with 4"):
-        enc.transform(np.zeros((3, 2)))
+    with pytest.warns(UserWarning, match="X does not have valid feature names"):
+        with pytest.raises(ValueError, match="X has 2 features, but the model was fitted with 4"):
+            enc.transform(np.zeros((3, 2)))
     with pytest.raises(ValueError, match="X column 'size' was numeric in training"):
         enc.transform(frame().assign(size=["a", "b", "c", "d"]))
     with pytest.raises(ValueError, match="X has no rows"):
@@ -112,9 +117,15 @@ def test_labels_of_any_hashable_type():
     assert classes.dtype == bool
     classes, codes = encode_labels([(1, "a"), (0, "b"), (1, "a")], 3)
     assert classes.shape == (2,) and classes[0] == (0, "b") and codes.tolist() == [1, 0, 1]
-    classes, codes = encode_labels(["b", "a", 3], 3)   # a list keeps 3 an int
-    assert classes.tolist() == [3, "a", "b"] and codes.tolist() == [2, 1, 0]
-    classes, _ = encode_labels([1, 2.5, 1], 3)
+    # labels that compare equal but differ in type would merge: refused (issue 12)
+    with pytest.raises(ValueError, match="y mixes string and non-string labels"):
+        encode_labels(["b", "a", 3], 3)
+    with pytest.raises(ValueError, match="y mixes booleans with numbers"):
+        encode_labels([1, True, 1.0], 3)
+    # a float that is not a whole number is a regression target, as scikit-learn says
+    with pytest.raises(ValueError, match="Unknown label type: continuous"):
+        encode_labels([1, 2.5, 1], 3)
+    classes, _ = encode_labels([1, 2.0, 1], 3)
     assert classes.dtype.kind == "f"
     classes, _ = encode_labels(pd.DataFrame({"y": ["u", "v"]}), 2)
     assert classes.tolist() == ["u", "v"]
