@@ -336,7 +336,7 @@ class _CARTMixin:
         if grower == "auto":
             grower = "recursive" if categorical.any() else "levelwise"
         metadata = self._metadata(classes)
-        metadata["extra"] = {"algorithm": "CART", "criterion": self.criterion}
+        metadata.setdefault("extra", {}).update(algorithm="CART", criterion=self.criterion)
         tree = grow_cart(
             X, y, w, n_classes=n_classes, criterion=self.criterion, categorical=categorical,
             n_categories=[0 if c is None else len(c) for c in self.encoder_.categories],
