@@ -13,7 +13,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["check_tree", "check_depth_limit", "threshold_value"]
+__all__ = ["check_tree", "check_depth_limit", "check_label_types", "threshold_value"]
 
 
 def check_tree(tree, name: str = "tree"):
@@ -68,3 +68,43 @@ def format_temporal(value) -> str:
             return value.strftime("%Y-%m-%d") + (f" {value.tzname()}" if value.tz else "")
         return str(value)
     return str(value)
+
+
+def check_label_types(values, name: str = "y") -> None:
+    """Refuse labels that compare equal but differ in type, which would merge: strings
+    mixed with non-strings (``1`` and ``"1"``; scikit-learn refuses them too) and booleans
+    mixed with numbers (``True == 1``); also complex numbers and unhashable labels."""
+    if isinstance(values, np.ndarray):
+        arr = values
+    else:  # a list keeps each label's type (np.asarray([1, True]) would make both ints)
+        items = list(values)
+        arr = np.empty(len(items), dtype=object)
+        arr[:] = items
+    if arr.dtype.kind == "c":
+        raise ValueError(f"{name} holds complex numbers; labels must be real numbers or text")
+    if arr.dtype != object:
+        return
+    kinds = set()
+    for v in arr.tolist():
+        if isinstance(v, (str, np.str_)):
+            kinds.add("string")
+        elif isinstance(v, (bool, np.bool_)):
+            kinds.add("boolean")
+        elif isinstance(v, (complex, np.complexfloating)):
+            raise ValueError(f"{name} holds complex numbers; labels must be real numbers or text")
+        elif isinstance(v, (int, float, np.integer, np.floating)):
+            if v == v:  # NaN is a missing label, reported as such
+                kinds.add("number")
+        elif isinstance(v, (list, dict, set, np.ndarray)):
+            raise ValueError(f"{name} holds a {type(v).__name__}; each label must be hashable")
+        elif v is None or type(v).__name__ in ("NAType", "NaTType"):
+            continue
+        else:
+            kinds.add("other")
+    if "string" in kinds and len(kinds) > 1:
+        raise ValueError(f"{name} mixes string and non-string labels (Mix of label input "
+                         f"types: {sorted(kinds)}); convert them to one type, e.g. "
+                         f"{name}.astype(str)")
+    if "boolean" in kinds and "number" in kinds:
+        raise ValueError(f"{name} mixes booleans with numbers; Python counts True as 1, so "
+                         "the two would merge into one class: convert them to one type")

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .checks import check_label_types
+
 __all__ = ["FeatureEncoder", "encode_labels", "encode_targets", "check_sample_weight",
            "check_label_types", "check_feature_names", "float_by_value", "temporal_to_float"]
 
@@ -457,41 +459,6 @@ def label_array(y) -> np.ndarray:
     if any(isinstance(v, (list, np.ndarray)) for v in items):
         raise ValueError("y must be one-dimensional: a sequence of hashable labels")
     return _object_array(items)
-
-
-def check_label_types(values, name: str = "y") -> None:
-    """Refuse labels that compare equal but differ in type, which would merge: strings
-    mixed with non-strings (``1`` and ``"1"``; scikit-learn refuses them too) and booleans
-    mixed with numbers (``True == 1``); also complex numbers and unhashable labels."""
-    arr = np.asarray(values) if not isinstance(values, np.ndarray) else values
-    if arr.dtype.kind == "c":
-        raise ValueError(f"{name} holds complex numbers; labels must be real numbers or text")
-    if arr.dtype != object:
-        return
-    kinds = set()
-    for v in arr.tolist():
-        if isinstance(v, (str, np.str_)):
-            kinds.add("string")
-        elif isinstance(v, (bool, np.bool_)):
-            kinds.add("boolean")
-        elif isinstance(v, (complex, np.complexfloating)):
-            raise ValueError(f"{name} holds complex numbers; labels must be real numbers or text")
-        elif isinstance(v, (int, float, np.integer, np.floating)):
-            if v == v:  # NaN is a missing label, reported as such
-                kinds.add("number")
-        elif isinstance(v, (list, dict, set, np.ndarray)):
-            raise ValueError(f"{name} holds a {type(v).__name__}; each label must be hashable")
-        elif v is None or v is pd.NA or v is pd.NaT:
-            continue
-        else:
-            kinds.add("other")
-    if "string" in kinds and len(kinds) > 1:
-        raise ValueError(f"{name} mixes string and non-string labels (Mix of label input "
-                         f"types: {sorted(kinds)}); convert them to one type, e.g. "
-                         f"{name}.astype(str)")
-    if "boolean" in kinds and "number" in kinds:
-        raise ValueError(f"{name} mixes booleans with numbers; Python counts True as 1, so "
-                         "the two would merge into one class: convert them to one type")
 
 
 def _continuous_example(arr: np.ndarray):
