@@ -60,7 +60,7 @@ def test_transform_checks_column_names_like_scikit_learn():
                                          "\n- flag\n"):
         enc.transform(frame().drop(columns="flag").assign(other=1))
     with pytest.warns(UserWarning, match="X does not have valid feature names"):
-        with pytest.raises(ValueError, match="X has 2 features, but the model was fitted with 4"):
+        with pytest.raises(ValueError, match="X has 2 features, but the model is expecting 4 features"):
             enc.transform(np.zeros((3, 2)))
     with pytest.raises(ValueError, match="X column 'size' was numeric in training"):
         enc.transform(frame().assign(size=["a", "b", "c", "d"]))
@@ -133,7 +133,7 @@ def test_labels_of_any_hashable_type():
 
 @pytest.mark.parametrize("y, n, match", [
     (["a", "b"], 3, "y has 2 labels but X has 3 rows"),
-    (np.array([["a"], ["b"]]), 2, "one-dimensional"),
+    (np.array([["a", "b"], ["b", "a"]]), 2, "one-dimensional"),
     ([["a"], ["b"]], 2, "one-dimensional"),
     (["a", None], 2, "missing labels"),
     (pd.Series([1.0, np.nan]), 2, "missing labels"),

@@ -95,7 +95,9 @@ def check_label_types(values, name: str = "y") -> None:
         elif isinstance(v, (int, float, np.integer, np.floating)):
             if v == v:  # NaN is a missing label, reported as such
                 kinds.add("number")
-        elif isinstance(v, (list, dict, set, np.ndarray)):
+        elif isinstance(v, (list, tuple, np.ndarray)):
+            continue  # nested sequences: the caller's shape check reports them
+        elif isinstance(v, (dict, set)):
             raise ValueError(f"{name} holds a {type(v).__name__}; each label must be hashable")
         elif v is None or type(v).__name__ in ("NAType", "NaTType"):
             continue

@@ -61,7 +61,8 @@ def _columns(X, name: str = "X"):
         raise TypeError(f"{name} is None; expected a 2-D array or a DataFrame (rows × features)")
     if isinstance(X, pd.DataFrame):
         if X.shape[1] == 0:
-            raise ValueError(f"{name} has no columns")
+            raise ValueError(f"{name} has no columns: 0 feature(s) (shape={X.shape}) while a "
+                             "minimum of 1 is required.")
         names = [str(c) for c in X.columns]
         if len(set(names)) != len(names):
             dup = sorted({c for c in names if names.count(c) > 1})
@@ -83,14 +84,20 @@ def _columns(X, name: str = "X"):
     except ValueError:  # ragged rows
         raise ValueError(f"{name} must be 2-D with rows of equal length") from None
     if arr.dtype.kind == "c":
-        raise ValueError(f"{name} holds complex numbers; trees need real numbers or labels "
-                         f"(pass {name}.real, or the modulus, explicitly)")
+        raise ValueError(f"{name} holds complex numbers (Complex data not supported): trees "
+                         f"need real numbers or labels (pass {name}.real, or the modulus, "
+                         "explicitly)")
     if arr.ndim != 2:
+        hint = (" Reshape your data either using array.reshape(-1, 1) if your data has a "
+                "single feature or array.reshape(1, -1) if it contains a single sample."
+                if arr.ndim == 1 else "")
         raise ValueError(
-            f"{name} must be 2-D (rows × features); got {arr.ndim}-D with shape {arr.shape}"
+            f"{name} must be 2-D (rows × features); got {arr.ndim}-D with shape {arr.shape}."
+            + hint
         )
     if arr.shape[1] == 0:
-        raise ValueError(f"{name} has no columns")
+        raise ValueError(f"{name} has no columns: 0 feature(s) (shape={arr.shape}) while a "
+                         "minimum of 1 is required.")
     return [f"x{j}" for j in range(arr.shape[1])], [arr[:, j] for j in range(arr.shape[1])], False
 
 
@@ -378,7 +385,8 @@ class FeatureEncoder:
         names, cols, from_pandas = _columns(X)
         if len(cols) != self.n_features:
             raise ValueError(
-                f"X has {len(cols)} features, but the model was fitted with {self.n_features}"
+                f"X has {len(cols)} features, but {owner} is expecting {self.n_features} "
+                "features as input"
             )
         if len(cols[0]) == 0:
             raise ValueError("X has no rows")
@@ -430,7 +438,8 @@ def _as_array_like(y, name: str = "y"):
     """``y`` itself if it is a sequence or array, else ``np.asarray`` of an object that
     has only ``__array__``; ``None`` and scalars are refused."""
     if y is None:
-        raise TypeError(f"{name} is None; expected a sequence of {name} values, one per row")
+        raise ValueError(f"this estimator requires {name} to be passed, but the target {name} "
+                        "is None: give one target per row of X")
     if isinstance(y, (str, bytes)) or np.isscalar(y):
         raise TypeError(f"{name} must be a sequence (list, array or Series), one value per "
                         f"row; got {type(y).__name__} {y!r}")
@@ -474,6 +483,21 @@ def _continuous_example(arr: np.ndarray):
     return None
 
 
+def _column_vector_to_1d(arr: np.ndarray, warn: bool = True) -> np.ndarray:
+    """An ``(n, 1)`` array of targets as ``(n,)``, with scikit-learn's warning."""
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        if warn:
+            import warnings
+
+            from sklearn.exceptions import DataConversionWarning
+
+            warnings.warn("A column-vector y was passed when a 1d array was expected. "
+                          "Please change the shape of y to (n_samples, ), for example "
+                          "using ravel().", DataConversionWarning, stacklevel=4)
+        return arr[:, 0]
+    return arr
+
+
 def encode_labels(y, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
     """``(classes, codes)`` for class labels of any hashable type."""
     y = _as_array_like(y)
@@ -481,7 +505,7 @@ def encode_labels(y, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
         if y.shape[1] != 1:
             raise ValueError(f"y must be one column of labels; got {y.shape[1]} columns")
         y = y.iloc[:, 0]
-    arr = label_array(y)
+    arr = _column_vector_to_1d(label_array(y))
     if arr.ndim != 1:
         raise ValueError(f"y must be one-dimensional; got shape {arr.shape}")
     if arr.shape[0] != n_rows:
@@ -518,9 +542,9 @@ MAX_ABS_TARGET = 1e150
 def encode_targets(y, n_rows: int) -> np.ndarray:
     """Regression responses as a finite float array."""
     y = _as_array_like(y)
-    arr = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y)
-    if arr.ndim == 2 and arr.shape[1] == 1:
-        arr = arr[:, 0]
+    arr = _column_vector_to_1d(
+        np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y),
+        warn=not isinstance(y, pd.DataFrame))
     if arr.ndim != 1:
         raise ValueError(f"y must be one-dimensional; got shape {arr.shape}")
     if arr.shape[0] != n_rows:
