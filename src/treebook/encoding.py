@@ -593,7 +593,8 @@ def check_sample_weight(sample_weight, n_rows: int) -> np.ndarray:
         raise ValueError("sample_weight has NaN or infinite values")
     if np.any(w < 0):
         raise ValueError("sample_weight has negative values")
-    total = w.sum()
+    with np.errstate(over="ignore"):
+        total = w.sum()
     if total <= 0:
         raise ValueError("sample_weight sums to zero")
     if not np.isfinite(total):

@@ -78,7 +78,8 @@ def _proportions(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
     Counts whose sum overflows (``[1e308, 1e308]``) are divided by their largest count
     first: proportions do not depend on the scale. The totals are then ``inf``."""
-    total = counts.sum(axis=-1)
+    with np.errstate(over="ignore"):
+        total = counts.sum(axis=-1)
     if not np.all(np.isfinite(total)) and np.all(np.isfinite(counts)):
         top = counts.max(axis=-1, keepdims=True)
         counts = counts / np.where(top > 0, top, 1.0)
@@ -91,7 +92,8 @@ def _proportions(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _scale_free(table: np.ndarray) -> np.ndarray:
     """A contingency table divided by its largest cell when its total overflows: the
     split measures that depend only on proportions are unchanged by it."""
-    total = table.sum(axis=(-2, -1))
+    with np.errstate(over="ignore"):
+        total = table.sum(axis=(-2, -1))
     if np.all(np.isfinite(total)) or not np.all(np.isfinite(table)):
         return table
     top = table.max(axis=(-2, -1), keepdims=True)
@@ -230,7 +232,8 @@ def _table(counts_by_branch, check: bool, scale_free: bool = True) -> np.ndarray
         t = np.asarray(counts_by_branch, dtype=float)
         return _scale_free(t) if scale_free else t
     t = _as_counts(counts_by_branch, "counts_by_branch", min_ndim=2)
-    _check_positive_total(t.sum(axis=(-2, -1)), "counts_by_branch")
+    with np.errstate(over="ignore"):
+        _check_positive_total(t.sum(axis=(-2, -1)), "counts_by_branch")
     return _scale_free(t) if scale_free else t
 
 
@@ -348,15 +351,17 @@ def variance(y, sample_weight=None):
     if not np.all(np.isfinite(y)):
         raise ValueError("y contains NaN or infinite values")
     w = _weights(sample_weight, y.shape[0])
-    total = w.sum()
+    with np.errstate(over="ignore"):
+        total = w.sum()
     _check_positive_total(np.asarray(total), "sample_weight")
     if not np.isfinite(total):  # the variance does not depend on the weights' scale
         w = w / w.max()
         total = w.sum()
-    mean = np.dot(w / total, y)
-    if not np.isfinite(mean):  # Σ w·y overflowed: average in two halves
-        mean = np.dot(w / total, y / 2) * 2
-    out = float(np.dot(w / total, (y - mean) ** 2)) if np.isfinite(mean) else np.inf
+    with np.errstate(over="ignore", invalid="ignore"):
+        mean = np.dot(w / total, y)
+        if not np.isfinite(mean):  # Σ w·y overflowed: average in two halves
+            mean = np.dot(w / total, y / 2) * 2
+        out = float(np.dot(w / total, (y - mean) ** 2)) if np.isfinite(mean) else np.inf
     if not np.isfinite(out):
         raise ValueError("y is too spread out: its variance exceeds the largest float "
                          "(1.8e308); divide y by a constant")
