@@ -518,6 +518,15 @@ for _g in ("levelwise", "recursive"):
     probe(f"CARTRegressor({_g}): y scaled by 1e-170 gives the same tree", check=bool,
           names=("y",))(_tiny_y)
 
+    for _s in (1e-9, 1e100):
+        def _scaled_y(g=_g, s=_s):
+            m = treebook.CARTRegressor(grower=g).fit(XNUM, _base_y * s)
+            ref = treebook.CARTRegressor(grower=g).fit(XNUM, _base_y)
+            return same_tree(m.tree_, ref.tree_) and np.allclose(m.predict(XNUM) / s,
+                                                                 ref.predict(XNUM))
+        probe(f"CARTRegressor({_g}): unpruned tree on y × {_s:g} is the tree on y",
+              check=bool, must_succeed=True)(_scaled_y)
+
     for _e in ("CARTClassifier", "CARTRegressor"):
         def _big_w(g=_g, e=_e):
             w = np.random.default_rng(5).uniform(0.5, 2, N)

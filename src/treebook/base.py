@@ -151,14 +151,25 @@ class _TreeEstimatorBase:
             Xe, yc, w = Xe[keep], yc[keep], w[keep]
         w_exp = _power_of_two(w) if self._weights_are_relative() else 0
         y_exp = self._target_exponent(yc)
-        tree = self._grow(Xe, np.ldexp(yc, -y_exp) if y_exp else yc,
-                          np.ldexp(w, -w_exp) if w_exp else w)
+        saved = {}
+        if y_exp:  # parameters in units of y² follow the responses (exactly)
+            saved = {p: getattr(self, p) for p in self._y2_params if hasattr(self, p)}
+            for p, v in saved.items():
+                setattr(self, p, float(np.ldexp(v, -2 * y_exp)))
+        try:
+            tree = self._grow(Xe, np.ldexp(yc, -y_exp) if y_exp else yc,
+                              np.ldexp(w, -w_exp) if w_exp else w)
+        finally:
+            for p, v in saved.items():
+                setattr(self, p, v)
         if w_exp or y_exp:  # every tree this fit stored, back in the caller's units
             for name, value in list(vars(self).items()):
                 if isinstance(value, Tree):
                     setattr(self, name, _rescale_tree(value, w_exp, y_exp))
             tree = _rescale_tree(tree, w_exp, y_exp)
         return self._set_tree(tree)
+
+    _y2_params: tuple = ()
 
     def _target_exponent(self, y) -> int:
         return 0
@@ -316,15 +327,20 @@ class DecisionTreeRegressorBase(_TreeEstimatorBase):
     def _encode_target(self, y, n_rows: int) -> np.ndarray:
         return encode_targets(y, n_rows)
 
+    #: parameters in units of y²: scaled with the responses while the tree grows
+    _y2_params = ("min_impurity_decrease", "ccp_alpha")
+
     def _target_exponent(self, y) -> int:
-        """Responses below 1e-100 in magnitude are scaled up by a power of 2 (exactly) for
-        growing, since their squares would underflow; the tree is scaled back."""
+        """The exponent ``e`` by which responses are divided (``y / 2**e``, exact) while
+        the tree grows, so that the largest is in [0.5, 1). A node is pure when its
+        squared error is below machine epsilon (scikit-learn's rule): an absolute test,
+        which tiny responses would always pass and huge ones (whose rounding noise is
+        huge) never. Scaled, the tree does not depend on the units of ``y``; its values
+        and impurities are scaled back, and the parameters in units of y² are scaled with
+        ``y`` while it grows."""
         top = float(np.max(np.abs(y))) if y.size else 0.0
-        if not 0.0 < top < 1e-100:
+        if top == 0.0 or 0.5 <= top < 1.0:
             return 0
-        if getattr(self, "ccp_alpha", 0.0):
-            raise ValueError(f"y has values no larger than {top:.3g}: with ccp_alpha > 0, "
-                             "multiply y by a constant first (α is in units of y²)")
         return int(np.frexp(top)[1])
 
     def predict(self, X) -> np.ndarray:
