@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.exceptions import DataConversionWarning
 
 from treebook.encoding import (FeatureEncoder, check_sample_weight, encode_labels,
                                encode_targets, label_array)
@@ -152,7 +153,8 @@ def test_label_array_keeps_labels_whole():
 
 def test_regression_targets():
     assert encode_targets(pd.Series([1, 2]), 2).tolist() == [1.0, 2.0]
-    assert encode_targets(np.array([[1.0], [2.0]]), 2).tolist() == [1.0, 2.0]
+    with pytest.warns(DataConversionWarning, match="column-vector y"):
+        assert encode_targets(np.array([[1.0], [2.0]]), 2).tolist() == [1.0, 2.0]
     for y, match in [([1.0, np.nan], "NaN or infinite"), (["a", "b"], "numbers"),
                      ([1.0], "1 values but X has 2"), (np.zeros((2, 2)), "one-dimensional")]:
         with pytest.raises(ValueError, match=match):
