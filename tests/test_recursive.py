@@ -72,7 +72,7 @@ def test_textbook_tables(loader, params):
     assert (predict(tree, X) == model.predict(X)).all()
 
 
-@pytest.mark.parametrize("seed", range(25))
+@pytest.mark.parametrize("seed", range(15))
 @pytest.mark.parametrize("params", PARAMS)
 def test_random_tables(seed, params):
     X, y = random_table(seed)
