@@ -78,21 +78,21 @@ def id3(X, y, attributes=None, *, max_depth=None, min_samples_split=2,
     ``classes`` (default: the sorted labels of ``y``) are counted at every node.
     """
     X, y, attributes, classes = _checked(X, y, attributes, classes)
-    node = Node(counts=y.value_counts().reindex(classes, fill_value=0),
+    node = Node(counts=y.value_counts().reindex(classes, fill_value=0),  # step 1
                 cases=tuple(X.index))
     if ((node.counts > 0).sum() == 1 or not attributes or depth == max_depth
             or len(y) < min_samples_split):
-        return node                                   # a leaf
-    gains = {A: information_gain(contingency_table(X[A], y)[2])
+        return node                                   # steps 2-3: a leaf
+    gains = {A: information_gain(contingency_table(X[A], y)[2])      # step 4
              for A in attributes
              if X[A].nunique() >= 2 and X[A].value_counts().min() >= min_samples_leaf}
     if not gains:
-        return node
+        return node                                   # no feature splits D
     top = max(gains.values())
-    best = next(A for A, g in gains.items() if g >= top - 1e-12)  # ties: first column
+    best = next(A for A, g in gains.items() if g >= top - 1e-12)  # step 5
     if gains[best] < min_gain:
-        return node
-    node.feature = best
+        return node                                   # step 6
+    node.feature = best                               # step 7
     rest = [A for A in attributes if A != best]       # A_g is used up on this path
     for value in sorted(X[best].unique()):
         D_v = X[best] == value
