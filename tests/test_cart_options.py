@@ -115,3 +115,21 @@ def test_min_weight_fraction_leaf_equals_scikit_learn(fraction):
     assert np.array_equal(both[0].tree_.threshold, both[1].tree_.threshold, equal_nan=True)
     leaves = ours.tree_.weighted_n[ours.tree_.is_leaf]
     assert leaves.min() >= fraction * w.sum() - 1e-9
+
+
+def test_feature_names_in_only_for_named_columns():
+    import pandas as pd
+
+    X, y = _data(n=200)
+    assert not hasattr(CARTClassifier().fit(X, y), "feature_names_in_")
+    named = CARTClassifier().fit(pd.DataFrame(X, columns=[f"f{j}" for j in range(6)]), y)
+    assert named.feature_names_in_.tolist() == [f"f{j}" for j in range(6)]
+    assert not hasattr(DecisionTreeClassifier().fit(X, y), "feature_names_in_")  # the same
+
+
+def test_a_sparse_y_is_refused_clearly():
+    import scipy.sparse as sp
+
+    X, y = _data(n=200)
+    with pytest.raises(TypeError, match="y must be dense.*toarray"):
+        CARTClassifier().fit(X, sp.csr_matrix(y[:, None]))

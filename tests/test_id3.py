@@ -268,9 +268,10 @@ def test_fitted_attributes_and_types_of_labels():
     assert m.target_name_ == "approved"
     proba = m.predict_proba(X)
     assert proba.shape == (15, 2) and np.allclose(proba.sum(axis=1), 1)
-    # numpy input: names x0, x1, ...
+    # numpy input: no feature_names_in_ (as scikit-learn); drawings name columns x0, x1, …
     mn = ID3Classifier().fit(X.to_numpy(dtype=object), y.to_numpy(dtype=object))
-    assert mn.feature_names_in_.tolist() == ["x0", "x1", "x2", "x3"]
+    assert not hasattr(mn, "feature_names_in_")
+    assert mn.tree_.feature_names == ("x0", "x1", "x2", "x3")
     assert np.array_equal(mn.tree_.feature, m.tree_.feature)
     for labels in ([0, 1, 1, 0], [True, False, False, True], [(0, "a"), (1, "b"), (1, "b"),
                                                              (0, "a")]):

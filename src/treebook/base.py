@@ -293,7 +293,12 @@ class _TreeEstimatorBase:
                                      allow_missing=self._missing == "distribute",
                                      missing_hint=self._missing_hint)
         self.encoder_ = enc
-        self.feature_names_in_ = np.array(enc.names, dtype=object)
+        # as scikit-learn: only a table with column names has feature_names_in_ (drawings
+        # and rules name an array's columns x0, x1, … through encoder_.names)
+        if enc.from_pandas:
+            self.feature_names_in_ = np.array(enc.names, dtype=object)
+        elif hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
         self.n_features_in_ = enc.n_features
         return Xe, check_sample_weight(sample_weight, Xe.shape[0])
 

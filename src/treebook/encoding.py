@@ -440,6 +440,9 @@ def _as_array_like(y, name: str = "y"):
     if y is None:
         raise ValueError(f"this estimator requires {name} to be passed, but the target {name} "
                         "is None: give one target per row of X")
+    if hasattr(y, "tocsr") and hasattr(y, "nnz"):  # a scipy.sparse matrix or array
+        raise TypeError(f"{name} must be dense, one value per row; got a scipy.sparse "
+                        f"{type(y).__name__}: pass {name}.toarray().ravel()")
     if isinstance(y, (str, bytes)) or np.isscalar(y):
         raise TypeError(f"{name} must be a sequence (list, array or Series), one value per "
                         f"row; got {type(y).__name__} {y!r}")

@@ -64,7 +64,7 @@ class ID3Classifier(DecisionTreeClassifierBase):
     Attributes (after ``fit``)
     --------------------------
     tree_ : :class:`treebook.tree.Tree`; classes_ : the sorted class labels;
-    feature_names_in_ : column names (``x0, x1, …`` for arrays); n_leaves_, depth_.
+    feature_names_in_ : column names, when X is a DataFrame; n_leaves_, depth_.
 
     Tie rules, unseen values and missing values are described in the module docstring.
     ``fit(X, y, sample_weight=None)`` takes a DataFrame or a 2-D array of any labels;
