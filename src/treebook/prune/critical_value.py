@@ -1,0 +1,119 @@
+"""Critical-value pruning (CVP), Mingers (1987); and the pre-pruning stop rule it mirrors.
+
+When a tree is grown, each test was chosen because a *selection measure* scored it
+highest. CVP sets a threshold on that score, the **critical value** ``c``, and removes
+the tests that do not reach it — but only from the bottom: a test below ``c`` is kept if
+any test *below it* reaches ``c``, because a weak split may be what makes a strong one
+possible. Bottom-up,
+
+    t becomes a leaf  ⇔  s(t) < c  and every internal node of T_t became a leaf,
+
+so ``t`` is pruned exactly when ``max_{u ∈ T_t internal} s(u) < c``: as ``c`` grows the
+trees are nested and shrink, from the full tree to the root. The measure ``s`` is
+computed from the training class counts of the node's branches (the tree stores them),
+so any learner's tree can be pruned whatever measure grew it. This book's choice,
+documented in the chapter:
+
+* ``measure="g"`` (default): the G statistic ``G = 2 Σ O ln(O/E)`` of independence of
+  branch and class (:func:`treebook.impurity.g_statistic`) — a log-likelihood ratio that
+  grows with the number of cases, so a critical value is a significance level in
+  disguise (``χ²`` quantiles with ``(V-1)(K-1)`` degrees of freedom);
+* ``measure="gain"``: the information gain in bits
+  (:func:`treebook.impurity.information_gain`), the measure ID3 selects by; note
+  ``G = 2 N ln 2 · gain``, so the two differ by the node's size ``N``.
+
+:func:`pre_prune` applies the same threshold **top-down** without looking below — the
+stop rule "split only if ``s ≥ c``" of pre-pruning (chapter 5's G-test stop, a minimum
+gain). For a top-down grower whose choice of test at a node does not depend on the
+stop rule, growing with the rule gives exactly this tree. The difference between the two
+is the *horizon effect* that made Mingers prefer the bottom-up version.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import impurity as imp
+from ..tree import Tree
+from .reduced_error import _check_tree
+from .sequence import PrunedSequence
+
+__all__ = ["MEASURES", "split_statistic", "prune_critical_value", "critical_value_path",
+           "pre_prune", "pre_prune_path"]
+
+MEASURES = ("g", "gain")
+
+
+def split_statistic(tree: Tree, measure: str = "g") -> np.ndarray:
+    """The selection measure of each internal node's test from the training counts of
+    its branches (NaN at leaves): ``"g"`` the G statistic, ``"gain"`` information gain
+    in bits. A test whose branches hold no cases scores 0."""
+    _check_tree(tree, "critical-value pruning")
+    if measure not in MEASURES:
+        raise ValueError(f"measure must be one of {list(MEASURES)}; got {measure!r}")
+    fn = imp.g_statistic if measure == "g" else imp.information_gain
+    out = np.full(tree.node_count, np.nan)
+    for i in np.flatnonzero(~tree.is_leaf):
+        table = tree.value[tree.children_of(i)]
+        out[i] = float(fn(table, check=False)) if table.sum() > 0 else 0.0
+    return out
+
+
+def _effective(tree: Tree, stat: np.ndarray) -> np.ndarray:
+    """``max`` of the statistic over the internal nodes of each subtree (−inf at leaves)."""
+    eff = np.where(tree.is_leaf, -np.inf, stat)
+    for i in range(tree.node_count - 1, 0, -1):     # reverse pre-order: children first
+        p = tree.parent[i]
+        eff[p] = max(eff[p], eff[i])
+    return eff
+
+
+def _check_critical(critical_value) -> float:
+    if isinstance(critical_value, bool) or not isinstance(
+            critical_value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"critical_value must be a number; got {critical_value!r}")
+    if np.isnan(critical_value):
+        raise ValueError("critical_value must not be NaN")
+    return float(critical_value)
+
+
+def prune_critical_value(tree: Tree, critical_value: float, measure: str = "g") -> Tree:
+    """Mingers' critical-value pruning: a node becomes a leaf when its test and every test
+    below it score below ``critical_value`` on ``measure`` (see :func:`split_statistic`)."""
+    c = _check_critical(critical_value)
+    eff = _effective(tree, split_statistic(tree, measure))
+    mask = ~tree.is_leaf & (eff < c)
+    return tree.prune(mask) if mask.any() else tree
+
+
+def critical_value_path(tree: Tree, measure: str = "g") -> PrunedSequence:
+    """Every distinct tree CVP can give, as the critical value rises: ``values[k]`` is the
+    smallest critical value giving ``trees[k]`` (``values[0]`` gives the full tree, the
+    last, ``inf``, the root alone). Nested, and shrinking."""
+    eff = _effective(tree, split_statistic(tree, measure))
+    cuts = np.unique(eff[~tree.is_leaf])
+    values = np.concatenate([cuts, [np.inf]]) if cuts.size else np.array([np.inf])
+    trees = []
+    for c in values:
+        mask = ~tree.is_leaf & (eff < c)
+        trees.append(tree.prune(mask) if mask.any() else tree)
+    return PrunedSequence("critical value", values, trees, nested=True)
+
+
+def pre_prune(tree: Tree, critical_value: float, measure: str = "gain") -> Tree:
+    """The pre-pruning stop rule applied to a grown tree: walking down from the root, the
+    first node whose test scores below ``critical_value`` becomes a leaf, whatever lies
+    below it."""
+    c = _check_critical(critical_value)
+    stat = split_statistic(tree, measure)
+    mask = ~tree.is_leaf & (stat < c)
+    return tree.prune(mask) if mask.any() else tree
+
+
+def pre_prune_path(tree: Tree, measure: str = "gain") -> PrunedSequence:
+    """:func:`pre_prune` at every critical value that changes the tree (nested)."""
+    stat = split_statistic(tree, measure)
+    cuts = np.unique(stat[~tree.is_leaf])
+    values = np.concatenate([cuts, [np.inf]]) if cuts.size else np.array([np.inf])
+    return PrunedSequence("critical value", values,
+                          [pre_prune(tree, float(c), measure) for c in values], nested=True)
