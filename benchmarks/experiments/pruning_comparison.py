@@ -12,7 +12,8 @@ For each data set and each repeat ``r``:
 3. that tree is pruned by every method (:data:`METHODS`); methods that need no pruning
    set ignore it, methods with a strength parameter choose it on the pruning set (the
    least pruning-set error, the smallest tree on ties; CCP also with the 1-SE rule), and
-   for CART trees also CART's own way (10-fold cross-validation on the growing set, 1-SE);
+   for CART trees also CART's own way (``--cv-folds``-fold cross-validation on the growing
+   set, 1-SE rule; the committed run uses 5 folds to fit the machine's time);
 4. each pruned tree is measured on the test set: error rate, leaves, and its distance to
    the *optimally pruned* subtree (the smallest subtree with the least test error).
 
@@ -22,7 +23,7 @@ stops (a category the growing set never saw at a node stops it there).
 
 Usage::
 
-    nice python benchmarks/experiments/pruning_comparison.py             # full (≈ 30 min)
+    nice python benchmarks/experiments/pruning_comparison.py --cv-folds 5   # full (≈ 30 min)
     python benchmarks/experiments/pruning_comparison.py --datasets iris wine --repeats 2
 
 The full run writes ``benchmarks/experiments/results/pruning_comparison.csv`` and a sidecar
@@ -63,7 +64,7 @@ METHODS = {
     "CVP-gain": "critical-value pruning, information gain, chosen on the pruning set",
     "CCP-0SE": "cost-complexity pruning, α with the least pruning-set error",
     "CCP-1SE": "cost-complexity pruning, α by the 1-SE rule on the pruning set",
-    "CCP-CV": "cost-complexity pruning, α by 10-fold CV on the growing set, 1-SE (CART only)",
+    "CCP-CV": "cost-complexity pruning, α by k-fold CV on the growing set, 1-SE (CART only)",
     "PRE": "pre-pruning: minimum gain stop, threshold chosen on the pruning set",
     "OPT": "the optimally pruned subtree (test set; a yardstick, not a method)",
 }
@@ -176,7 +177,7 @@ def split_three(y, seed: int, test: float = 0.3, prune: float = 0.3):
 
 # ------------------------------------------------------------------------------ one split
 def prune_all(model, Xg, yg, Xp, yp, Xt, yt, *, learner: str, cv_ccp: bool = True,
-              seed: int = 0) -> dict:
+              seed: int = 0, cv_folds: int = 10) -> dict:
     """Every method's tree for one fitted ``model`` (grown on ``(Xg, yg)``); the data are
     the raw frames. Returns ``{method: tree}``."""
     tree = model.tree_
@@ -198,7 +199,7 @@ def prune_all(model, Xg, yg, Xp, yp, Xt, yt, *, learner: str, cv_ccp: bool = Tru
     out["CCP-0SE"] = seq[seq.select(Ep, yp)]
     out["CCP-1SE"] = seq[seq.select(Ep, yp, rule="1se")]
     if learner == "CART" and cv_ccp:
-        cv = select_alpha_cv(model, Xg, yg, cv=10, random_state=seed,
+        cv = select_alpha_cv(model, Xg, yg, cv=cv_folds, random_state=seed,
                              risk="misclassification")
         out["CCP-CV"] = prune_ccp(tree, cv.alpha, risk="misclassification")
     seq = pre_prune_path(tree, "gain")
@@ -207,7 +208,7 @@ def prune_all(model, Xg, yg, Xp, yp, Xt, yt, *, learner: str, cv_ccp: bool = Tru
     return out, (Eg, Ep, Et)
 
 
-def run_one(name: str, X, y, seed: int, *, cv_ccp: bool = True) -> list[dict]:
+def run_one(name: str, X, y, seed: int, *, cv_ccp: bool = True, cv_folds: int = 10) -> list[dict]:
     gr, pr, te = split_three(y, seed)
     Xg, Xp, Xt = X.iloc[gr], X.iloc[pr], X.iloc[te]
     yg, yp, yt = y.iloc[gr], y.iloc[pr], y.iloc[te]
@@ -221,7 +222,8 @@ def run_one(name: str, X, y, seed: int, *, cv_ccp: bool = True) -> list[dict]:
         seen = set(model.classes_.tolist())
         kp, kt = yp.isin(seen).to_numpy(), yt.isin(seen).to_numpy()
         trees, (Eg, Ep, Et) = prune_all(model, Xg, yg, Xp[kp], yp[kp], Xt[kt], yt[kt],
-                                        learner=learner, cv_ccp=cv_ccp, seed=seed)
+                                        learner=learner, cv_ccp=cv_ccp, seed=seed,
+                                        cv_folds=cv_folds)
         opt = trees["OPT"]
         n_test, n_prune = len(yt), len(yp)
         for method, t in trees.items():
@@ -239,14 +241,15 @@ def run_one(name: str, X, y, seed: int, *, cv_ccp: bool = True) -> list[dict]:
     return rows
 
 
-def run(datasets=DATASETS, repeats: int = 10, *, cv_ccp: bool = True, log=None) -> pd.DataFrame:
+def run(datasets=DATASETS, repeats: int = 10, *, cv_ccp: bool = True, cv_folds: int = 10,
+        log=None) -> pd.DataFrame:
     """The experiment: one row per (data set, learner, repeat, method)."""
     rows = []
     for name in datasets:
         X, y = load_dataset(name)
         t0 = time.perf_counter()
         for r in range(repeats):
-            rows.extend(run_one(name, X, y, r, cv_ccp=cv_ccp))
+            rows.extend(run_one(name, X, y, r, cv_ccp=cv_ccp, cv_folds=cv_folds))
         if log:
             log(f"{name}: {len(y)} cases, {X.shape[1]} features, {repeats} repeats, "
                 f"{time.perf_counter() - t0:.0f} s")
@@ -266,6 +269,7 @@ def main(argv=None):
     ap.add_argument("--datasets", nargs="*", default=list(DATASETS))
     ap.add_argument("--repeats", type=int, default=10)
     ap.add_argument("--no-cv", action="store_true", help="skip CART's cross-validated α")
+    ap.add_argument("--cv-folds", type=int, default=10, help="folds of CART's cross-validated α")
     ap.add_argument("--out", default=os.path.join(RESULTS, "pruning_comparison.csv"))
     args = ap.parse_args(argv)
     started = datetime.now(timezone.utc)
@@ -275,7 +279,7 @@ def main(argv=None):
         sys.argv[1:] if argv is None else argv)
     parts = []
     for k, name in enumerate(args.datasets):
-        parts.append(run([name], args.repeats, cv_ccp=not args.no_cv,
+        parts.append(run([name], args.repeats, cv_ccp=not args.no_cv, cv_folds=args.cv_folds,
                          log=lambda s: print(s, flush=True)))
         table = pd.concat(parts, ignore_index=True)
         done = args.datasets[: k + 1]
@@ -292,7 +296,7 @@ def main(argv=None):
                        "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                        "complete": len(done) == len(args.datasets),
                        "commit": commit, "datasets": done, "repeats": args.repeats,
-                       "cv_ccp": not args.no_cv, "methods": METHODS, "m_grid": list(M_GRID),
+                       "cv_ccp": not args.no_cv, "cv_folds": args.cv_folds, "methods": METHODS, "m_grid": list(M_GRID),
                        "split": "stratified: test 30%, then pruning 30% of the rest"},
                       fh, indent=1)
     print(f"wrote {args.out} ({len(table)} rows)")
