@@ -580,7 +580,7 @@ def pruning_explorer(estimator, X_grow, y_grow, X_prune, y_prune, X_test, y_test
         raise ValueError(f"initial_method must be one of {methods}; got {initial_method!r}")
     if isinstance(max_frames, bool) or not isinstance(max_frames, int) or max_frames < 2:
         raise ValueError(f"max_frames must be an int >= 2; got {max_frames!r}")
-    params = estimator.get_params()
+    params = estimator.get_params() if hasattr(estimator, "get_params") else {}
     if "pruning" in params:
         params["pruning"] = None
     elif "ccp_alpha" in params:
