@@ -3,7 +3,7 @@
 Every post-pruning method with a strength parameter (cost-complexity's ``α``,
 critical-value pruning's critical value, minimum-error pruning's ``m``) has a
 ``<method>_path(tree, ...)`` function returning a :class:`PrunedSequence`: the parameter
-values in increasing order and the pruned tree at each. :meth:`PrunedSequence.select`
+values in the order of increasing strength and the pruned tree at each. :meth:`PrunedSequence.select`
 picks one on a pruning set — the least error, or the 1-SE rule of Breiman et al. (1984,
 §3.4.3) with the standard error of a test-sample estimate — always the smallest tree on
 ties.
@@ -64,8 +64,8 @@ class PrunedSequence:
 
         ``rule="min"``: the least error; ``rule="1se"``: the smallest tree whose error
         rate is at most ``R_min + SE``, ``SE = sqrt(R_min (1 - R_min) / N)``. Ties (equal
-        error, or within 1 SE) go to the tree with the fewest leaves, then the larger
-        parameter value.
+        error, or within 1 SE) go to the tree with the fewest leaves, then to the later
+        tree of the sequence (the stronger pruning).
         """
         if rule not in ("min", "1se"):
             raise ValueError(f"rule must be 'min' or '1se'; got {rule!r}")
