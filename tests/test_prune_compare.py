@@ -53,6 +53,10 @@ def test_holm_by_hand():
     assert out.loc[0, "p_holm"] == pytest.approx(2 * 2 / 1024)
     assert out.loc[0, "a_better"] == 10 and bool(out.loc[0, "reject"])
     assert out.loc[1, "p_holm"] >= out.loc[1, "p"] and not bool(out.loc[1, "reject"])
+    # a data set with a missing score is left out of that pair only
+    s.loc[0, "c"] = np.nan
+    out = wilcoxon_holm(s, [("a", "b"), ("a", "c")])
+    assert out["n"].tolist() == [10, 9] and out.loc[0, "p"] == pytest.approx(2 / 1024)
 
 
 def test_bad_input():

@@ -27,13 +27,13 @@ __all__ = ["mean_ranks", "friedman_test", "nemenyi_critical_difference", "wilcox
            "cd_diagram"]
 
 
-def _scores(scores) -> pd.DataFrame:
+def _scores(scores, allow_missing: bool = False) -> pd.DataFrame:
     if not isinstance(scores, pd.DataFrame):
         raise TypeError(f"scores must be a DataFrame (data sets × methods); got "
                         f"{type(scores).__name__}")
     if scores.shape[0] < 2 or scores.shape[1] < 2:
         raise ValueError(f"scores needs at least 2 data sets and 2 methods; got {scores.shape}")
-    if scores.isna().any().any():
+    if not allow_missing and scores.isna().any().any():
         raise ValueError("scores has missing values")
     return scores.astype(float)
 
@@ -80,22 +80,23 @@ def wilcoxon_holm(scores, pairs, alpha: float = 0.05) -> pd.DataFrame:
     """Wilcoxon signed-rank tests (two-sided) of the paired differences ``a - b`` over
     data sets for each ``(a, b)`` in ``pairs``, with Holm's step-down adjusted p-values
     (``p_holm``; ``reject`` at level ``alpha``). Zero differences are dropped (Wilcoxon's
-    method), the exact distribution is used when scipy can."""
+    method), the exact distribution is used when scipy can. A data set where either
+    method has no score is left out of that pair (``n`` counts the data sets used)."""
     from scipy.stats import wilcoxon
 
-    s = _scores(scores)
+    s = _scores(scores, allow_missing=True)
     rows = []
     for a, b in pairs:
         if a not in s.columns or b not in s.columns:
             raise ValueError(f"pair {(a, b)!r} names a method not in scores")
-        d = (s[a] - s[b]).to_numpy()
+        d = (s[a] - s[b]).dropna().to_numpy()
         nz = np.count_nonzero(np.abs(d) > 1e-12)
         if nz == 0:
             stat, p = 0.0, 1.0
         else:
             res = wilcoxon(d[np.abs(d) > 1e-12])
             stat, p = float(res.statistic), float(res.pvalue)
-        rows.append({"a": a, "b": b, "median_diff": float(np.median(d)),
+        rows.append({"a": a, "b": b, "n": int(d.size), "median_diff": float(np.median(d)),
                      "a_better": int(np.sum(d < -1e-12)), "b_better": int(np.sum(d > 1e-12)),
                      "W": stat, "p": p})
     out = pd.DataFrame(rows)
