@@ -38,8 +38,8 @@ from ..tree import Tree
 from .reduced_error import _check_tree
 from .sequence import PrunedSequence
 
-__all__ = ["MEASURES", "split_statistic", "prune_critical_value", "critical_value_path",
-           "pre_prune", "pre_prune_path"]
+__all__ = ["MEASURES", "split_statistic", "subtree_maximum", "cut_below", "threshold_path",
+           "prune_critical_value", "critical_value_path", "pre_prune", "pre_prune_path"]
 
 MEASURES = ("g", "gain")
 
@@ -68,13 +68,30 @@ def split_statistic(tree: Tree, measure: str = "g") -> np.ndarray:
     return out
 
 
-def _effective(tree: Tree, stat: np.ndarray) -> np.ndarray:
-    """``max`` of the statistic over the internal nodes of each subtree (−inf at leaves)."""
-    eff = np.where(tree.is_leaf, -np.inf, stat)
+def subtree_maximum(tree: Tree, score: np.ndarray) -> np.ndarray:
+    """``max`` of a per-node ``score`` over the internal nodes of each node's subtree
+    (−inf at leaves): the largest score CVP must beat to remove the subtree."""
+    out = np.where(tree.is_leaf, -np.inf, score)
     for i in range(tree.node_count - 1, 0, -1):     # reverse pre-order: children first
         p = tree.parent[i]
-        eff[p] = max(eff[p], eff[i])
-    return eff
+        out[p] = max(out[p], out[i])
+    return out
+
+
+def cut_below(tree: Tree, score: np.ndarray, critical_value: float) -> Tree:
+    """Make every internal node whose ``score`` is below ``critical_value`` a leaf (a
+    node cut this way takes its whole subtree with it)."""
+    mask = ~tree.is_leaf & (np.asarray(score) < critical_value)
+    return tree.prune(mask) if mask.any() else tree
+
+
+def threshold_path(tree: Tree, score: np.ndarray) -> PrunedSequence:
+    """:func:`cut_below` at every critical value that changes the tree: each distinct
+    score of an internal node, then ``inf`` (the root alone). Nested and shrinking."""
+    cuts = np.unique(np.asarray(score)[~tree.is_leaf])
+    values = np.concatenate([cuts, [np.inf]])
+    return PrunedSequence("critical value", values,
+                          [cut_below(tree, score, c) for c in values], nested=True)
 
 
 def _check_critical(critical_value) -> float:
@@ -90,23 +107,14 @@ def prune_critical_value(tree: Tree, critical_value: float, measure: str = "g") 
     """Mingers' critical-value pruning: a node becomes a leaf when its test and every test
     below it score below ``critical_value`` on ``measure`` (see :func:`split_statistic`)."""
     c = _check_critical(critical_value)
-    eff = _effective(tree, split_statistic(tree, measure))
-    mask = ~tree.is_leaf & (eff < c)
-    return tree.prune(mask) if mask.any() else tree
+    return cut_below(tree, subtree_maximum(tree, split_statistic(tree, measure)), c)
 
 
 def critical_value_path(tree: Tree, measure: str = "g") -> PrunedSequence:
     """Every distinct tree CVP can give, as the critical value rises: ``values[k]`` is the
     smallest critical value giving ``trees[k]`` (``values[0]`` gives the full tree, the
     last, ``inf``, the root alone). Nested, and shrinking."""
-    eff = _effective(tree, split_statistic(tree, measure))
-    cuts = np.unique(eff[~tree.is_leaf])
-    values = np.concatenate([cuts, [np.inf]]) if cuts.size else np.array([np.inf])
-    trees = []
-    for c in values:
-        mask = ~tree.is_leaf & (eff < c)
-        trees.append(tree.prune(mask) if mask.any() else tree)
-    return PrunedSequence("critical value", values, trees, nested=True)
+    return threshold_path(tree, subtree_maximum(tree, split_statistic(tree, measure)))
 
 
 def pre_prune(tree: Tree, critical_value: float, measure: str = "gain") -> Tree:
@@ -114,18 +122,9 @@ def pre_prune(tree: Tree, critical_value: float, measure: str = "gain") -> Tree:
     first node whose test scores below ``critical_value`` becomes a leaf, whatever lies
     below it."""
     c = _check_critical(critical_value)
-    stat = split_statistic(tree, measure)
-    mask = ~tree.is_leaf & (stat < c)
-    return tree.prune(mask) if mask.any() else tree
+    return cut_below(tree, split_statistic(tree, measure), c)
 
 
 def pre_prune_path(tree: Tree, measure: str = "gain") -> PrunedSequence:
     """:func:`pre_prune` at every critical value that changes the tree (nested)."""
-    stat = split_statistic(tree, measure)
-    cuts = np.unique(stat[~tree.is_leaf])
-    values = np.concatenate([cuts, [np.inf]]) if cuts.size else np.array([np.inf])
-    trees = []
-    for c in values:
-        mask = ~tree.is_leaf & (stat < c)
-        trees.append(tree.prune(mask) if mask.any() else tree)
-    return PrunedSequence("critical value", values, trees, nested=True)
+    return threshold_path(tree, split_statistic(tree, measure))
