@@ -123,7 +123,7 @@ def cd_diagram(ranks: pd.Series, cd: float, ax=None, title: str | None = None):
         _, ax = plt.subplots(figsize=(7.5, 0.9 + 0.28 * k))
     lo, hi = 1, max(k, int(np.ceil(r.max())))
     ax.set_xlim(lo - 0.3, hi + 0.3)
-    ax.set_ylim(-(k // 2 + 2.2), 1.6)
+    ax.set_ylim(-(0.6 * ((k + 1) // 2) + 0.4), 1.7)
     ax.hlines(0, lo, hi, color="k", lw=1)
     for t in range(lo, hi + 1):
         ax.vlines(t, 0, 0.15, color="k", lw=1)
