@@ -11,7 +11,8 @@ where ``R(T_t)`` is taken *after* ``t``'s own branches have been pruned. Errors 
 over the leaves of a tree, so this is a dynamic programme: ``R(T_t)`` after pruning is
 the least error of any pruned subtree rooted at ``t``, and because ties go to the leaf
 the result is the **smallest** pruned subtree with the **least** pruning-set error
-(Esposito et al. 1997, theorem 1; tested by brute force in ``tests/test_prune_rep.py``).
+(a property Esposito et al. 1997 state; tested by brute force in
+``tests/test_prune_rep.py``).
 
 Decisions, documented:
 
