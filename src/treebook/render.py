@@ -46,6 +46,8 @@ from typing import Any, Iterable
 import graphviz
 import numpy as np
 
+from .checks import check_depth_limit, check_tree, format_temporal, threshold_value
+from .splits import get_routing
 from .tree import NodeKind, Tree
 
 __all__ = [
@@ -72,6 +74,8 @@ _FONT = "Helvetica,Arial,sans-serif"
 # ----------------------------------------------------------------------------- formatting
 def _fmt_number(x: float, precision: int = 4) -> str:
     """A number as short text: ``75.5``, ``3``, ``0.3333`` (``precision`` significant)."""
+    if hasattr(x, "isoformat") or hasattr(x, "total_seconds"):  # a date or a duration
+        return format_temporal(x)
     x = float(x)
     if np.isfinite(x) and abs(x - round(x)) < 1e-9 * max(1.0, abs(x)):
         return str(int(round(x)))
@@ -175,7 +179,7 @@ def branch_conditions(tree: Tree, node: int) -> list[Condition]:
     f = int(tree.feature[node])
     name = _feature_name(tree, f)
     if kind == NodeKind.THRESHOLD:
-        t = float(tree.threshold[node])
+        t = threshold_value(tree, f, float(tree.threshold[node]))
         return [Condition(name, "<=", t), Condition(name, ">", t)]
     codes = tree.codes_of(node)
     out = []
@@ -188,13 +192,16 @@ def branch_conditions(tree: Tree, node: int) -> list[Condition]:
     return out
 
 
-def path_conditions(tree: Tree, node: int, *, unknown_shares: bool = False) -> list[Condition]:
+def path_conditions(tree: Tree, node: int, *, unknown_shares: bool = False,
+                    missing="distribute") -> list[Condition]:
     """The conditions on the path from the root to ``node`` (root first).
 
-    With ``unknown_shares=True`` each condition carries the share of its parent's training
-    weight that went down its branch: the weight a case with an unknown value takes into
-    it under :meth:`~treebook.tree.Tree.route` with ``missing="distribute"``.
+    With ``unknown_shares=True`` each condition carries the weight a case with an unknown
+    value takes into its branch under the routing policy ``missing``
+    (:meth:`treebook.splits.Split.route`; C4.5's ``"distribute"``: the branch's share of
+    its parent's training weight), as :meth:`~treebook.tree.Tree.route` sends it.
     """
+    policy = get_routing(missing) if unknown_shares else None
     conds = []
     child = int(node)
     parent = int(tree.parent[child])
@@ -203,8 +210,7 @@ def path_conditions(tree: Tree, node: int, *, unknown_shares: bool = False) -> l
         branch = int(np.flatnonzero(siblings == child)[0])
         cond = branch_conditions(tree, parent)[branch]
         if unknown_shares:
-            total = float(tree.weighted_n[siblings].sum())
-            share = float(tree.weighted_n[child]) / total if total > 0 else 0.0
+            share = float(policy.shares(tree.weighted_n[siblings])[branch])
             cond = Condition(cond.feature, cond.op, cond.value, share)
         conds.append(cond)
         child, parent = parent, int(tree.parent[parent])
@@ -300,7 +306,7 @@ class RuleSet(list):
 
 
 def to_rules(tree: Tree, *, target_name: str = "class", simplify: bool = True,
-             show_missing: bool = False) -> RuleSet:
+             show_missing: bool = False, missing="distribute") -> RuleSet:
     """One IF-THEN rule per leaf, in the leaves' left-to-right order.
 
     With ``simplify=True`` repeated tests of the same feature on a path are merged (the
@@ -309,12 +315,14 @@ def to_rules(tree: Tree, *, target_name: str = "class", simplify: bool = True,
     ``age > 20 AND age <= 60 AND age <= 40``.
     With ``show_missing=True`` (for trees that route unknown values fractionally, as
     C4.5's) each condition also states the weight a case with an unknown value carries
-    into its branch; merged tests of one feature multiply their weights.
+    into its branch under the routing policy ``missing``; merged tests of one feature
+    multiply their weights.
     """
+    check_tree(tree)
     rules = RuleSet()
     classes = _class_names(tree) if not tree.is_regression else []
     for leaf in np.flatnonzero(tree.is_leaf):
-        conds = path_conditions(tree, leaf, unknown_shares=show_missing)
+        conds = path_conditions(tree, leaf, unknown_shares=show_missing, missing=missing)
         if simplify:
             conds = _simplify(conds)
         n = float(tree.weighted_n[leaf])
@@ -347,6 +355,8 @@ def export_text(tree: Tree, *, max_depth: int | None = None, node_ids: bool = Fa
     A leaf's line ends with ``→ prediction``; an internal node cut off by ``max_depth``
     ends with ``…`` and the number of leaves below it.
     """
+    check_tree(tree)
+    max_depth = check_depth_limit(max_depth)
     lines = []
     for node in range(tree.node_count):
         depth = int(tree.depth[node])
@@ -460,10 +470,10 @@ def to_graphviz(tree: Tree, *, max_depth: int | None = None, highlight: Iterable
     class_colors : ``{class: "#RRGGBB"}`` to override :data:`PALETTE`.
     rankdir : ``"TB"`` (root on top) or ``"LR"`` (root on the left).
     """
+    check_tree(tree)
     if rankdir not in ("TB", "LR"):
         raise ValueError(f"rankdir must be 'TB' or 'LR'; got {rankdir!r}")
-    if max_depth is not None and max_depth < 0:
-        raise ValueError(f"max_depth must be >= 0 or None; got {max_depth}")
+    max_depth = check_depth_limit(max_depth)
     hl = {int(i) for i in np.asarray(list(highlight), dtype=np.int64).ravel()}
     g = TreeGraph(name=name)
     g.attr("graph", rankdir=rankdir, ranksep="0.3", nodesep="0.2", margin="0.05",

@@ -12,6 +12,8 @@ Submodules, one per method:
   the pre-pruning stop rule it mirrors;
 * :mod:`treebook.prune.cost_complexity` — CART's weakest-link cost-complexity pruning and
   the choice of α by cross-validation;
+* :mod:`treebook.prune.rpart` — rpart's complexity table (``printcp``), with its
+  cross-validated error on given folds;
 * :mod:`treebook.prune.optimal` — the optimally pruned subtree on test data (a yardstick,
   not a method) and the distance of a pruned tree to it;
 * :mod:`treebook.prune.sequence` — the sequence of trees along a strength parameter and
@@ -25,6 +27,7 @@ have ``<method>_path(tree, ...)``.
 from .error_based import prune_error_based
 from .pessimistic import prune_pessimistic
 from .cost_complexity import cost_complexity_path, prune_ccp, select_alpha_cv
+from .rpart import cp_table
 from .reduced_error import prune_reduced_error, pruning_set_errors
 from .sequence import PrunedSequence, ccp_sequence
 from .minimum_error import minimum_error_path, prune_minimum_error
