@@ -265,3 +265,14 @@ def test_every_learners_tree_satisfies_the_invariants():
             assert_predictions_follow_leaves(model, X)
     # between them the learners use every kind of node
     assert kinds == {NodeKind.LEAF, NodeKind.THRESHOLD, NodeKind.MULTIWAY, NodeKind.SUBSET}
+
+
+def test_route_takes_no_rows():
+    import numpy as np
+
+    from treebook import C45Classifier
+
+    tree = C45Classifier().fit([[0.0], [1.0], [2.0], [3.0]], [0, 0, 1, 1]).tree_
+    rows, nodes, weights = tree.route(np.empty((0, 1)), missing="distribute")
+    assert rows.size == nodes.size == weights.size == 0
+    assert tree.distribution(np.empty((0, 1)), missing="distribute").shape == (0, 2)

@@ -189,7 +189,7 @@ class Tree:
         rows = np.arange(n)
         nodes = np.zeros(n, dtype=np.int64)
         weights = np.ones(n)
-        done_rows, done_nodes, done_w = [], [], []
+        done_rows, done_nodes, done_w = [rows[:0]], [nodes[:0]], [weights[:0]]  # n may be 0
         while rows.size:
             # a node with no training weight (possible after C4.5's subtree raising) has
             # no branch shares and no distribution of its own: rows stop there
