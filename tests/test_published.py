@@ -20,6 +20,8 @@ def test_within_tolerance_renders_every_row():
     assert html.count("<tr>") == 3 and "Li Hang, ex. 5.2" in html and "Loan table" in html
     assert table.to_frame()["difference"].abs().max() < 1e-3
     assert "computed 0.97095" in repr(table)
+    # the published value is shown as printed, trailing zeros included
+    assert "0.970 (Li Hang" in compare_published([("H", "0.970", "Li Hang", 0.9702)])._repr_html_()
 
 
 def test_out_of_tolerance_raises_naming_the_row():

@@ -49,6 +49,8 @@ class PublishedValue:
     source: str
     computed: float
     tolerance: float
+    #: the published value as printed in the source (keeps "0.970" from becoming 0.97)
+    printed: str | None = None
 
     @property
     def difference(self) -> float:
@@ -105,7 +107,8 @@ class PublishedComparison:
             body.append(
                 "<tr>"
                 f"<td>{html.escape(r.quantity)}</td>"
-                f"<td>{self._fmt(r.published)} ({html.escape(r.source)})</td>"
+                f"<td>{html.escape(r.printed or self._fmt(r.published))} "
+                f"({html.escape(r.source)})</td>"
                 f"<td>{r.computed:.6g}</td>"
                 f"<td>{self._fmt(r.difference)}</td>"
                 f"<td>{self._fmt(r.tolerance)}</td>"
@@ -117,7 +120,8 @@ class PublishedComparison:
     def __repr__(self) -> str:
         lines = [self.title] if self.title else []
         for r in self.rows:
-            lines.append(f"{r.quantity}: published {self._fmt(r.published)} ({r.source}), "
+            lines.append(f"{r.quantity}: published {r.printed or self._fmt(r.published)} "
+                         f"({r.source}), "
                          f"computed {r.computed:.6g}, difference {self._fmt(r.difference)}, "
                          f"tolerance {self._fmt(r.tolerance)}")
         return "\n".join(lines)
@@ -151,7 +155,8 @@ def compare_published(rows: Iterable[Sequence], title: str | None = None) -> Pub
         if tolerance < 0:
             raise ValueError(f"row {i}: tolerance must be >= 0, got {tolerance}")
         checked.append(PublishedValue(quantity, _number(published, "published", i), source,
-                                      _number(computed, "computed", i), tolerance))
+                                      _number(computed, "computed", i), tolerance,
+                                      published.strip() if isinstance(published, str) else None))
     if not checked:
         raise ValueError("rows is empty: a comparison needs at least one row")
     result = PublishedComparison(checked, title)
