@@ -7,12 +7,14 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.treebook-installed
 HTML_INDEX := $(CURDIR)/_build/html/index.html
 
-.PHONY: help setup dot chromium book test test-browser lab bench clean
+.PHONY: help setup dot chromium book test test-browser test-lab crosscheck lab bench clean
 
 help:
 	@echo "make book          build the HTML book (every chapter executed, warnings are errors)"
 	@echo "make test          unit tests + every chapter under pytest --nbval, in one run"
 	@echo "make test-browser  build the book and check every page in headless Chromium"
+	@echo "make test-lab      run chapter 2 in a headless JupyterLab and move its live slider in Chromium"
+	@echo "make crosscheck    C4.5 against Weka's J48, the cp table against R's rpart"
 	@echo "make lab           JupyterLab on the book (chapters open as notebooks)"
 	@echo "make bench         benchmarks against scikit-learn (prints ratios)"
 
@@ -47,7 +49,7 @@ book: setup
 
 test: setup
 	$(BIN)/python -m pytest --nbval --nbval-sanitize-with nbval_sanitize.cfg \
-	  --ignore=tests/browser tests book
+	  --ignore=tests/browser --ignore=tests/lab --ignore=tests/oracles tests book
 
 # --- the rendered book in a real browser (tests/browser) ---------------------------------
 # Debian's Chromium driven by Playwright for Python (no browser download), and a CJK font
@@ -56,7 +58,8 @@ CHROMIUM := /usr/bin/chromium
 # The book is rebuilt for test-browser only when a source is newer than the last build,
 # so `make book && make test-browser` (as in .ci/run) builds once.
 BOOK_SOURCES := _config.yml _toc.yml $(shell find book src -type f \
-  -not -path '*/__pycache__/*' -not -path '*/.ipynb_checkpoints/*' 2>/dev/null)
+  -not -path '*/__pycache__/*' -not -path '*/.ipynb_checkpoints/*' \
+  -not -path '*.egg-info/*' 2>/dev/null)
 
 chromium:
 	$(call need,test -x $(CHROMIUM),chromium,Chromium)
@@ -74,6 +77,21 @@ $(HTML_INDEX): $(BOOK_SOURCES)
 test-browser: setup chromium $(HTML_INDEX)
 	$(BIN)/python -m pytest tests/browser
 	@echo "Screenshots: $(CURDIR)/_build/screenshots/"
+
+# --- the reference programs as oracles (tests/oracles) ----------------------------------
+# Debian's Weka (Java is on the machine; javac compiles the one-JVM driver) and R's rpart.
+crosscheck: setup
+	$(call need,test -f /usr/share/java/weka.jar,weka,Weka)
+	$(call need,Rscript -e 'library(rpart)',r-cran-rpart,R package rpart)
+	$(BIN)/python -m pytest tests/oracles -p no:cacheprovider --override-ini addopts=
+
+# --- the live notebook (tests/lab) ---------------------------------------------------------
+# JupyterLab started by the test itself on 127.0.0.1 (its own temporary settings, no news or
+# update checks), chapter 2 opened through jupytext and run, its depth slider moved in the
+# same headless Chromium as test-browser. Needs no built book.
+test-lab: setup chromium
+	$(BIN)/python -m pytest tests/lab
+	@echo "Screenshots: $(CURDIR)/_build/screenshots/lab_*.png"
 
 LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
 

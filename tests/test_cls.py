@@ -110,10 +110,23 @@ def test_criterion_tree_reproduces_cls_and_information_gain():
     assert gini.n_leaves_ >= 2
 
 
-def test_criterion_must_be_callable():
+def test_criterion_must_be_callable_or_registered():
     X, y = load_loan(return_X_y=True)
     with pytest.raises(TypeError, match="criterion must be a callable"):
-        CriterionTreeClassifier("gini").fit(X, y)
+        CriterionTreeClassifier(42).fit(X, y)
+    with pytest.raises(ValueError, match="criterion must be one of"):
+        CriterionTreeClassifier("no_such_measure").fit(X, y)
+
+
+def test_registered_criterion_scores_tables_by_its_gain():
+    from treebook.impurity import gini_gain
+
+    X, y = load_loan(return_X_y=True)
+    by_name = CriterionTreeClassifier("gini").fit(X, y).tree_
+    by_function = CriterionTreeClassifier(gini_gain).fit(X, y).tree_
+    assert by_name.node_count == by_function.node_count
+    assert np.array_equal(by_name.feature, by_function.feature)
+    assert np.array_equal(by_name.value, by_function.value)
 
 
 # ----------------------------------------------------------------- significance stop

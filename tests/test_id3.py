@@ -253,8 +253,8 @@ def test_truncated_tree_predicts_like_a_depth_limited_fit():
     for d in range(3):
         cut = full.tree_.truncate(d)
         limited = ID3Classifier(max_depth=d).fit(X, y)
-        assert full._predict_with(cut, X).tolist() == limited.predict(X).tolist()
-        assert full._score_with(cut, X, y) == limited.score(X, y)
+        assert full.predict_with(cut, X).tolist() == limited.predict(X).tolist()
+        assert full.score_with(cut, X, y) == limited.score(X, y)
 
 
 # ----------------------------------------------------------------------------- API

@@ -131,7 +131,10 @@ def test_level_wise_grower_rejects_what_it_cannot_grow():
         grow_levelwise(X, np.array([0, 1]), np.ones(2), n_classes=2)
     with pytest.raises(ValueError, match="criterion"):
         grow_levelwise(np.ones((2, 1)), np.array([0, 1]), np.ones(2), n_classes=2,
-                       criterion="misclassification")
+                       criterion="no_such_criterion")
+    with pytest.raises(ValueError, match="criterion"):
+        grow_levelwise(np.ones((2, 1)), np.array([0.0, 1.0]), np.ones(2), n_classes=0,
+                       criterion="gini")
 
 
 def test_single_row_and_constant_data():

@@ -11,6 +11,7 @@ hashable type become ``classes_``), ``predict``, ``predict_proba``, ``score``, `
 
 from __future__ import annotations
 
+import functools
 import inspect
 import numbers
 
@@ -20,20 +21,27 @@ from .encoding import (FeatureEncoder, check_sample_weight, encode_labels, encod
                        label_array)
 from .tree import Tree
 
-__all__ = ["DecisionTreeClassifierBase", "DecisionTreeRegressorBase", "Interval", "Options"]
+__all__ = ["DecisionTreeClassifierBase", "DecisionTreeRegressorBase", "Interval", "Options",
+           "AnyOf",
+           "Registered", "RandomState", "InstanceOf", "validate_params", "clone", "TreeEstimator"]
 
 
 class Interval:
     """A numeric parameter constraint: type and range, ``None`` optionally allowed."""
 
-    def __init__(self, kind, low=None, high=None, *, closed="both", allow_none=False):
+    def __init__(self, kind, low=None, high=None, *, closed="both", allow_none=False,
+                 strict=False):
         self.kind, self.low, self.high, self.closed, self.allow_none = kind, low, high, closed, allow_none
+        #: with kind float, refuse ints (a fraction 0.5 is not the count 1)
+        self.strict = strict
 
     def check(self, name, value):
         if value is None and self.allow_none:
             return
         ok_type = (isinstance(value, numbers.Integral) if self.kind is int
                    else isinstance(value, numbers.Real)) and not isinstance(value, bool)
+        if self.strict and isinstance(value, numbers.Integral):
+            ok_type = False
         if not ok_type:
             raise TypeError(f"{name} must be {'an int' if self.kind is int else 'a number'}"
                             f"{' or None' if self.allow_none else ''}; got {value!r}")
@@ -45,6 +53,25 @@ class Interval:
             raise ValueError(f"{name} must be in {lo or '(-inf'}, {hi or 'inf)'}; got {value!r}")
 
 
+class AnyOf:
+    """A parameter that meets any one of several constraints (an int count or a float
+    fraction, as scikit-learn's ``min_samples_leaf``)."""
+
+    def __init__(self, *constraints):
+        self.constraints = constraints
+
+    def check(self, name, value):
+        errors = []
+        for c in self.constraints:
+            try:
+                c.check(name, value)
+                return
+            except (TypeError, ValueError) as exc:
+                errors.append(exc)
+        kind = TypeError if all(isinstance(e, TypeError) for e in errors) else ValueError
+        raise kind("; or ".join(str(e) for e in errors))
+
+
 class Options:
     """A parameter that takes one of a fixed set of values."""
 
@@ -54,6 +81,87 @@ class Options:
     def check(self, name, value):
         if value not in self.values:
             raise ValueError(f"{name} must be one of {list(self.values)}; got {value!r}")
+
+
+class Registered:
+    """A parameter that takes a name from a registry read at check time (criteria,
+    routing policies), so that a name registered later is accepted: ``names()`` returns
+    the allowed names; ``extra`` are further allowed values; ``objects`` a type whose
+    instances are accepted as they are (a criterion object instead of its name)."""
+
+    def __init__(self, names, *extra, objects: type | None = None):
+        self.names, self.extra, self.objects = names, extra, objects
+
+    @property
+    def values(self):
+        return (*self.extra, *self.names())
+
+    def check(self, name, value):
+        if self.objects is not None and isinstance(value, self.objects):
+            return
+        if not isinstance(value, str) and value not in self.extra:
+            raise ValueError(f"{name} must be one of {list(self.values)}; got {value!r}")
+        Options(*self.values).check(name, value)
+
+
+class RandomState:
+    """``random_state``: None, an int, or a numpy ``RandomState`` / ``Generator``."""
+
+    def check(self, name, value):
+        if isinstance(value, bool) or value is not None and not isinstance(
+                value, (numbers.Integral, np.random.RandomState, np.random.Generator)):
+            raise TypeError(f"{name} must be None, an int or a numpy random generator; "
+                            f"got {value!r}")
+
+
+class InstanceOf:
+    """A parameter that must be an instance of ``kind`` (``label`` names it in errors)."""
+
+    def __init__(self, kind, label: str | None = None):
+        self.kind, self.label = kind, label or kind.__name__
+
+    def check(self, name, value):
+        if not isinstance(value, self.kind):
+            raise TypeError(f"{name} must be a {self.label}; got {type(value).__name__}")
+
+
+def validate_params(constraints: dict):
+    """Check a public function's arguments with the estimators' constraints.
+
+    ``@validate_params({"alpha": Interval(float, 0, None), "risk": Options(...)})``
+    checks each named argument (bound as the call passed it, or its default) with the
+    constraint's ``check(name, value)`` before the function runs, as scikit-learn's
+    ``validate_params`` does; a bad value raises the constraint's ``TypeError`` /
+    ``ValueError`` naming the argument. The constraints are kept on the function as
+    ``__parameter_constraints__``.
+    """
+
+    def decorate(fn):
+        sig = inspect.signature(fn)
+        unknown = set(constraints) - set(sig.parameters)
+        if unknown:
+            raise TypeError(f"{fn.__name__} has no parameter(s) {sorted(unknown)}")
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            bound = sig.bind(*args, **kwargs)
+            bound.apply_defaults()
+            for name, constraint in constraints.items():
+                constraint.check(name, bound.arguments[name])
+            return fn(*args, **kwargs)
+
+        wrapper.__parameter_constraints__ = dict(constraints)
+        return wrapper
+
+    return decorate
+
+
+def clone(estimator, **params):
+    """A new, unfitted estimator of the same class with the same parameters, changed by
+    ``params`` (scikit-learn's ``clone`` followed by ``set_params``)."""
+    if not isinstance(estimator, _TreeEstimatorBase):
+        raise TypeError(f"estimator must be a treebook estimator; got {type(estimator).__name__}")
+    return type(estimator)(**estimator.get_params()).set_params(**params)
 
 
 def _target_name(y) -> str | None:
@@ -158,6 +266,7 @@ class _TreeEstimatorBase:
 
     def _set_tree(self, tree: Tree):
         self.tree_ = tree
+        self.n_outputs_ = 1
         self.n_leaves_ = tree.n_leaves
         self.depth_ = tree.max_depth
         return self
@@ -165,6 +274,7 @@ class _TreeEstimatorBase:
     # ------------------------------------------------------------------ shared API
     @property
     def _route_missing(self):
+        """The routing policy (name) prediction uses for missing values."""
         return "distribute" if self._missing == "distribute" else "stop"
 
     def apply(self, X) -> np.ndarray:
@@ -183,6 +293,16 @@ class _TreeEstimatorBase:
     def get_n_leaves(self) -> int:
         self._check_fitted()
         return self.n_leaves_
+
+    @property
+    def feature_importances_(self) -> np.ndarray:
+        """Mean decrease in impurity (MDI) per feature, normalised to sum to 1: each split
+        adds ``|D_t|·I(t) − Σ_children |D_c|·I(c)`` to its feature (:meth:`Tree.
+        impurity_decrease_by_feature`), as scikit-learn's ``feature_importances_``."""
+        self._check_fitted()
+        total = self.tree_.impurity_decrease_by_feature(self.n_features_in_)
+        s = total.sum()
+        return total / s if s > 0 else total
 
     def to_graphviz(self, **kwargs):
         """The fitted tree as a ``graphviz.Digraph`` (see :mod:`treebook.render`)."""
@@ -216,34 +336,48 @@ class DecisionTreeClassifierBase(_TreeEstimatorBase):
         self.n_classes_ = len(self.classes_)
         return codes
 
+    #: leaf probabilities by Laplace's rule (a learner's parameter where it has one)
+    _laplace = False
+
     def predict_proba(self, X) -> np.ndarray:
         """Class frequencies ``C_k/|D|`` of the node each row reaches (columns in the order
         of ``classes_``)."""
         self._check_fitted()
-        return self.tree_.distribution(self._encode(X), missing=self._route_missing)
+        return self.tree_.distribution(self._encode(X), missing=self._route_missing,
+                                       laplace=self._laplace)
+
+    def predict_log_proba(self, X) -> np.ndarray:
+        """``log`` of :meth:`predict_proba` (``-inf`` where a class has no weight)."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
 
     def predict(self, X) -> np.ndarray:
         """The majority class of the node each row reaches; ties go to the class that
         comes first in ``classes_``."""
         self._check_fitted()
-        return self._predict_with(self.tree_, X)
+        return self.predict_with(self.tree_, X)
 
     def score(self, X, y, sample_weight=None) -> float:
         """(Weighted) accuracy of :meth:`predict` on ``(X, y)``."""
         self._check_fitted()
-        return self._score_with(self.tree_, X, y, sample_weight)
+        return self.score_with(self.tree_, X, y, sample_weight)
 
-    # a pruned or truncated version of ``tree_`` (same features and classes) predicts
-    # through these, so sliders and pruning paths never refit or copy the estimator
-    def _predict_with(self, tree: Tree, X) -> np.ndarray:
+    def predict_with(self, tree: Tree, X) -> np.ndarray:
+        """:meth:`predict` through ``tree``, a pruned or truncated version of ``tree_``
+        (same features and classes), so sliders and pruning paths never refit or copy
+        the estimator."""
+        self._check_fitted()
         Xe = self._encode(X)
         if self._route_missing == "stop":  # one end node per row: its majority class
             return self.classes_[np.argmax(tree.node_prediction(), axis=1)[tree.apply(Xe)]]
-        proba = tree.distribution(Xe, missing=self._route_missing)
+        proba = tree.distribution(Xe, missing=self._route_missing, laplace=self._laplace)
         return self.classes_[np.argmax(proba, axis=1)]
 
-    def _score_with(self, tree: Tree, X, y, sample_weight=None) -> float:
-        pred = self._predict_with(tree, X)
+    _predict_with = predict_with  # the names used before predict_with was public
+
+    def score_with(self, tree: Tree, X, y, sample_weight=None) -> float:
+        """:meth:`score` through ``tree`` (see :meth:`predict_with`)."""
+        pred = self.predict_with(tree, X)
         y = label_array(y)
         if y.ndim != 1:  # a (n, 1) column would broadcast against pred into (n, n)
             raise ValueError(f"y must be one-dimensional; got shape {y.shape}")
@@ -251,6 +385,8 @@ class DecisionTreeClassifierBase(_TreeEstimatorBase):
             raise ValueError(f"y has {y.shape[0]} labels but X has {pred.shape[0]} rows")
         w = check_sample_weight(sample_weight, pred.shape[0])
         return float(np.average(pred == y, weights=w))
+
+    _score_with = score_with
 
 
 class DecisionTreeRegressorBase(_TreeEstimatorBase):
@@ -262,20 +398,31 @@ class DecisionTreeRegressorBase(_TreeEstimatorBase):
     def predict(self, X) -> np.ndarray:
         """The mean response of the leaf each row reaches."""
         self._check_fitted()
-        return self._predict_with(self.tree_, X)
+        return self.predict_with(self.tree_, X)
 
     def score(self, X, y, sample_weight=None) -> float:
         """Coefficient of determination R² of :meth:`predict`."""
         self._check_fitted()
-        return self._score_with(self.tree_, X, y, sample_weight)
+        return self.score_with(self.tree_, X, y, sample_weight)
 
-    def _predict_with(self, tree: Tree, X) -> np.ndarray:
+    def predict_with(self, tree: Tree, X) -> np.ndarray:
+        """:meth:`predict` through ``tree``, a pruned or truncated version of ``tree_``."""
+        self._check_fitted()
         return tree.distribution(self._encode(X), missing=self._route_missing)
 
-    def _score_with(self, tree: Tree, X, y, sample_weight=None) -> float:
-        pred = self._predict_with(tree, X)
+    _predict_with = predict_with  # the names used before predict_with was public
+
+    def score_with(self, tree: Tree, X, y, sample_weight=None) -> float:
+        """:meth:`score` through ``tree`` (see :meth:`predict_with`)."""
+        pred = self.predict_with(tree, X)
         y = encode_targets(y, pred.shape[0])
         w = check_sample_weight(sample_weight, pred.shape[0])
         ss_res = np.dot(w, (y - pred) ** 2)
         ss_tot = np.dot(w, (y - np.average(y, weights=w)) ** 2)
         return float(1.0 - ss_res / ss_tot) if ss_tot > 0 else 0.0
+
+    _score_with = score_with
+
+
+#: the class every treebook estimator derives from (for ``isinstance`` checks)
+TreeEstimator = _TreeEstimatorBase

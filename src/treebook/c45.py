@@ -23,16 +23,18 @@ ones, ``F = |D_k| / |D|`` the known fraction.
 * **Categorical attribute**: multiway, one branch per category present at the node;
   admissible only if at least two branches hold ``M`` cases.
 * **Choice**: the largest gain ratio ``g / H_A(D)`` among the admissible tests whose gain
-  is at least the average gain of the admissible tests (less 1e-3, both programs'
-  tolerance); categorical attributes with at least ``0.3 · n`` values (``n`` training
+  is at least the average gain of the admissible tests (less ``AVERAGE_GAIN_SLACK`` =
+  1e-3, both programs' tolerance); categorical attributes with at least ``0.3 · n`` values (``n`` training
   rows) are left out of the average unless every attribute is such. Ties go to the
   first attribute. No test with a positive gain ratio: the node is a leaf.
 * **Stopping**: a pure node, or total weight below ``2M``; after growth a subtree whose
   training errors are not below its root's (as a leaf) collapses to a leaf
   (:func:`collapse`).
-* **Unknown values** go down every branch with weight ``|D_v^known| / |D_k|`` (in fit, by
-  :func:`treebook.grow.grow_tree`; in predict, by :meth:`treebook.tree.Tree.route`),
-  so all class counts are weighted.
+* **Unknown values** go down every branch with weight ``|D_v^known| / |D_k|``, one rule
+  (:class:`treebook.splits.FractionalRouting`) applied in fit (by
+  :func:`treebook.grow.grow_tree`), in predict (by :meth:`treebook.tree.Tree.route`) and
+  in subtree raising, so all class counts are weighted. ``missing=`` names another
+  registered routing policy (:func:`treebook.splits.register_routing`).
 * **Pruning**: error-based (:mod:`treebook.prune.error_based`, C4.5's default, with
   subtree raising) or pessimistic (:mod:`treebook.prune.pessimistic`, Quinlan 1987).
 """
@@ -44,10 +46,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import impurity as imp
-from .base import DecisionTreeClassifierBase, Interval, Options
-from .encoding import check_sample_weight, encode_labels
+from .base import DecisionTreeClassifierBase, Interval, Options, Registered, validate_params
+from .encoding import FeatureEncoder, check_sample_weight, encode_labels
 from .grow import grow_tree
-from .splits import Split, best_index, categorical_table, multiway_split, threshold_tables
+from .prune.error_based import CONFIDENCE, prune_error_based
+from .prune.pessimistic import prune_pessimistic
+from .splits import (ROUTING_POLICIES, Split, best_index, categorical_table, multiway_split,
+                     threshold_tables)
 from .tree import NodeKind, Tree
 
 __all__ = [
@@ -59,14 +64,20 @@ __all__ = [
     "min_split_weight",
     "numeric_candidate",
     "categorical_candidate",
+    "binary_categorical_candidate",
     "choose_candidate",
     "c45_split_finder",
     "candidate_table",
     "collapse",
+    "C45Context",
 ]
 
-#: C4.5's ``Epsilon``: the slack of the average-gain filter and of the collapse test.
-EPSILON = 1e-3
+#: C4.5's ``Epsilon`` in the average-gain filter: a test whose gain is at least the average
+#: less this is eligible.
+AVERAGE_GAIN_SLACK = 1e-3
+#: C4.5's ``Epsilon`` in the collapse test: a subtree that lowers the training errors by
+#: less than this becomes a leaf.
+COLLAPSE_TOLERANCE = 1e-3
 #: Cuts closer than this are not cuts (``contin.c``: ``Val(i) < Val(i+1) - 1E-5``).
 MIN_CUT_GAP = 1e-5
 #: J48's ``Utils.SMALL``: weights within this of a bound meet it.
@@ -152,9 +163,18 @@ class Candidate:
     n_cuts: int = 0
     many_valued: bool = False
     admissible: bool = True
+    #: a binary test on a category (J48's ``-B``): this code goes left, every other code of
+    #: the attribute's ``n_categories`` right
+    left_code: int = -1
+    n_categories: int = 0
 
     def to_split(self) -> Split:
         info = dict(gain=self.gain, split_info=self.split_info, gain_ratio=self.gain_ratio)
+        if self.kind == NodeKind.SUBSET:
+            branch_of_code = np.ones(self.n_categories, dtype=np.int64)
+            branch_of_code[self.left_code] = 0
+            return Split(feature=self.feature, kind=NodeKind.SUBSET, score=self.gain_ratio,
+                         branch_of_code=branch_of_code, n_branches=2, info=info)
         if self.kind == NodeKind.THRESHOLD:
             info.update(raw_gain=self.raw_gain, mdl_penalty=self.penalty, n_cuts=self.n_cuts,
                         midpoint=self.midpoint)
@@ -185,7 +205,7 @@ def numeric_candidate(x, y, w, *, feature: int, n_classes: int, min_samples_leaf
         return None
     tables = scan["tables"]
     left = tables[:, 0, :].sum(axis=1)
-    ok = ((scan["upper"] - scan["lower"] > MIN_CUT_GAP)
+    ok = ((scan["lower"] + MIN_CUT_GAP < scan["upper"])   # J48: previous + 1e-5 < next
           & (left >= min_split - SMALL) & (known_w - left >= min_split - SMALL))
     n_cuts = int(np.count_nonzero(ok))
     if n_cuts == 0:
@@ -229,13 +249,45 @@ def categorical_candidate(codes, y, w, *, feature: int, n_categories: int, n_cla
                      admissible=np.count_nonzero(sizes >= min_samples_leaf - SMALL) >= 2)
 
 
+def binary_categorical_candidate(codes, y, w, *, feature: int, n_categories: int,
+                                 n_classes: int, min_samples_leaf: int) -> Candidate | None:
+    """The best test ``A = a`` against ``A ≠ a`` on one categorical attribute (J48's
+    ``-B``, ``BinC45Split``), or None when no value can make one.
+
+    Every value ``a`` holding at least ``min_samples_leaf`` known weight, with at least
+    as much left for the other values, is tried; the one with the largest gain ratio is
+    kept (ties to the first value, as J48, which also keeps the first value whenever it
+    qualifies). Unlike a multiway test the attribute stays usable below, and a case
+    whose value is not ``a`` goes right, whether or not its value occurred at the node.
+    """
+    w = np.asarray(w, dtype=float)
+    table, missing = categorical_table(codes, y, w, n_categories, n_classes)
+    sizes = table.sum(axis=1)
+    if sizes.sum() <= 0:
+        return None
+    best = None
+    for a in range(n_categories):
+        if sizes[a] < min_samples_leaf - SMALL:
+            continue
+        two = np.stack([table[a], table.sum(axis=0) - table[a]])
+        if np.count_nonzero(two.sum(axis=1) >= min_samples_leaf - SMALL) < 2:
+            continue
+        gain = c45_gain(two, missing)
+        split_info = c45_split_information(two, missing)
+        ratio = _ratio(gain, split_info)
+        if best is None or a == 0 or ratio - best.gain_ratio > SMALL:
+            best = Candidate(feature, NodeKind.SUBSET, gain, split_info, ratio, two, missing,
+                             gain, left_code=a, n_categories=n_categories)
+    return best
+
+
 def choose_candidate(candidates: list) -> tuple[Candidate | None, float]:
     """C4.5's choice among the admissible tests: ``(best, average gain)``.
 
     The average gain is taken over the admissible candidates that are not many-valued
     (when every attribute is many-valued none is marked so, see :func:`c45_split_finder`);
     the best is the one with the largest gain ratio among the admissible candidates whose
-    gain is at least that average less ``EPSILON``, ties to the first. None when no
+    gain is at least that average less ``AVERAGE_GAIN_SLACK``, ties to the first. None when no
     candidate counts in the average (C4.5 then sets the average to 10⁶, J48 returns "no
     split"), when nothing qualifies, or when the best gain ratio is not positive.
     """
@@ -244,7 +296,7 @@ def choose_candidate(candidates: list) -> tuple[Candidate | None, float]:
     if not counted:
         return None, np.nan
     average = float(np.mean([c.gain for c in counted]))
-    eligible = [c for c in valid if c.gain >= average - EPSILON]
+    eligible = [c for c in valid if c.gain >= average - AVERAGE_GAIN_SLACK]
     if not eligible:
         return None, average
     ratios = np.array([c.gain_ratio for c in eligible])
@@ -252,62 +304,88 @@ def choose_candidate(candidates: list) -> tuple[Candidate | None, float]:
     return (best if best.gain_ratio > SMALL else None), average
 
 
-def _evaluate(X, y, w, rows, available, ctx) -> list:
-    """Every attribute's best test at a node (None where there is none)."""
-    out = []
-    for f in range(X.shape[1]):
-        if not available[f]:
-            out.append(None)
-            continue
-        x = X[rows, f]
-        if ctx["categorical"][f]:
-            c = categorical_candidate(x, y[rows], w, feature=f,
-                                      n_categories=ctx["n_categories"][f],
-                                      n_classes=ctx["n_classes"],
-                                      min_samples_leaf=ctx["min_samples_leaf"])
-            if c is not None:
-                c.many_valued = ctx["many_valued"][f]
-        else:
-            c = numeric_candidate(x, y[rows], w, feature=f, n_classes=ctx["n_classes"],
-                                  min_samples_leaf=ctx["min_samples_leaf"],
-                                  mdl_correction=ctx["mdl_correction"],
-                                  training_values=ctx["values"][f])
-        out.append(c)
-    return out
+@dataclass(frozen=True)
+class C45Context:
+    """What C4.5's split finder knows about the training set, fixed for one fit.
 
+    ``categorical[f]`` (feature ``f`` holds category codes, with ``n_categories[f]``
+    categories) or numbers; ``many_valued[f]``: left out of the average gain (at least
+    ``MANY_VALUES · n`` categories, unless every attribute is so); ``values[f]``: the
+    sorted distinct known training values of a numeric feature (None for a categorical
+    one), from which thresholds are reported.
+    """
 
-def _context(X, categorical, n_categories, n_classes, min_samples_leaf, mdl_correction):
-    n = X.shape[0]
-    many = np.array([bool(c) and n_categories[f] >= MANY_VALUES * n
-                     for f, c in enumerate(categorical)])
-    # when every attribute is many-valued, all count in the average (release 8's MultiVal)
-    if many.all():
-        many[:] = False
-    values = [None if c else np.unique(X[~np.isnan(X[:, f]), f])
-              for f, c in enumerate(categorical)]
-    return dict(categorical=list(categorical), n_categories=list(n_categories),
-                n_classes=n_classes, min_samples_leaf=min_samples_leaf,
-                mdl_correction=mdl_correction, many_valued=many, values=values)
+    categorical: tuple
+    n_categories: tuple
+    n_classes: int
+    min_samples_leaf: int
+    mdl_correction: bool
+    many_valued: np.ndarray
+    values: tuple
+    binary_splits: bool = False
+
+    @classmethod
+    def from_data(cls, X, categorical, n_categories, n_classes, min_samples_leaf,
+                  mdl_correction, binary_splits=False) -> "C45Context":
+        n = X.shape[0]
+        many = np.array([bool(c) and n_categories[f] >= MANY_VALUES * n
+                         for f, c in enumerate(categorical)])
+        # when every attribute is many-valued, all count in the average (release 8's MultiVal)
+        if many.all():
+            many[:] = False
+        values = tuple(None if c else np.unique(X[~np.isnan(X[:, f]), f])
+                       for f, c in enumerate(categorical))
+        return cls(tuple(categorical), tuple(n_categories), n_classes, min_samples_leaf,
+                   mdl_correction, many, values, binary_splits)
+
+    def evaluate(self, X, y, w, rows, available) -> list:
+        """Every attribute's best test at a node (None where there is none)."""
+        out = []
+        for f in range(X.shape[1]):
+            if not available[f]:
+                out.append(None)
+                continue
+            x = X[rows, f]
+            if self.categorical[f]:
+                make = (binary_categorical_candidate if self.binary_splits
+                        else categorical_candidate)
+                c = make(x, y[rows], w, feature=f,
+                                          n_categories=self.n_categories[f],
+                                          n_classes=self.n_classes,
+                                          min_samples_leaf=self.min_samples_leaf)
+                if c is not None:
+                    c.many_valued = self.many_valued[f]
+            else:
+                c = numeric_candidate(x, y[rows], w, feature=f, n_classes=self.n_classes,
+                                      min_samples_leaf=self.min_samples_leaf,
+                                      mdl_correction=self.mdl_correction,
+                                      training_values=self.values[f])
+            out.append(c)
+        return out
 
 
 def c45_split_finder(X, categorical, n_categories, n_classes, *, min_samples_leaf=2,
-                     mdl_correction=True):
+                     mdl_correction=True, binary_splits=False):
     """The C4.5 split finder for :func:`treebook.grow.grow_tree` on the encoded ``X``.
 
     ``categorical[f]`` says whether feature ``f`` holds category codes (with
-    ``n_categories[f]`` categories) or numbers.
+    ``n_categories[f]`` categories) or numbers; ``binary_splits`` makes every categorical
+    test one value against the rest (J48's ``-B``).
     """
-    ctx = _context(X, categorical, n_categories, n_classes, min_samples_leaf, mdl_correction)
+    ctx = C45Context.from_data(X, categorical, n_categories, n_classes, min_samples_leaf,
+                               mdl_correction, binary_splits)
 
     def find(X, y, w, rows, available):
         if w.sum() < 2 * min_samples_leaf:       # too little weight to make two branches
             return None
-        best, _ = choose_candidate(_evaluate(X, y, w, rows, available, ctx))
+        best, _ = choose_candidate(ctx.evaluate(X, y, w, rows, available))
         return None if best is None else best.to_split()
 
     return find
 
 
+@validate_params({"min_samples_leaf": Interval(int, 1, None),
+                  "mdl_correction": Options(True, False)})
 def candidate_table(X, y, sample_weight=None, *, min_samples_leaf: int = 2,
                     mdl_correction: bool = True):
     """Every attribute's C4.5 test at the root, as a table (for reading and teaching).
@@ -322,17 +400,17 @@ def candidate_table(X, y, sample_weight=None, *, min_samples_leaf: int = 2,
     """
     import pandas as pd
 
-    est = C45Classifier(min_samples_leaf=min_samples_leaf, mdl_correction=mdl_correction)
-    est._validate_params()
-    Xe, w = est._encode_fit(X, sample_weight)
+    enc, Xe = FeatureEncoder.fit(X, allow_missing=True)
+    w = check_sample_weight(sample_weight, Xe.shape[0])
     classes, yc = encode_labels(y, Xe.shape[0])
-    cats = est.encoder_.categories
-    ctx = _context(Xe, [c is not None for c in cats], [0 if c is None else len(c) for c in cats],
-                   len(classes), min_samples_leaf, mdl_correction)
-    cands = _evaluate(Xe, yc, w, np.arange(Xe.shape[0]), np.ones(Xe.shape[1], bool), ctx)
+    cats = enc.categories
+    ctx = C45Context.from_data(Xe, [c is not None for c in cats],
+                               [0 if c is None else len(c) for c in cats], len(classes),
+                               min_samples_leaf, mdl_correction)
+    cands = ctx.evaluate(Xe, yc, w, np.arange(Xe.shape[0]), np.ones(Xe.shape[1], bool))
     best, average = choose_candidate(cands)
     rows = {}
-    for name, c in zip(est.encoder_.names, cands):
+    for name, c in zip(enc.names, cands):
         if c is None:
             rows[name] = dict(gain=np.nan, split_info=np.nan, gain_ratio=np.nan,
                               raw_gain=np.nan, mdl_penalty=np.nan, n_cuts=0,
@@ -342,7 +420,7 @@ def candidate_table(X, y, sample_weight=None, *, min_samples_leaf: int = 2,
         rows[name] = dict(gain=c.gain, split_info=c.split_info, gain_ratio=c.gain_ratio,
                           raw_gain=c.raw_gain, mdl_penalty=c.penalty, n_cuts=c.n_cuts,
                           threshold=c.threshold, admissible=c.admissible,
-                          eligible=bool(c.admissible and c.gain >= average - EPSILON),
+                          eligible=bool(c.admissible and c.gain >= average - AVERAGE_GAIN_SLACK),
                           chosen=c is best)
     frame = pd.DataFrame.from_dict(rows, orient="index")
     frame.attrs["average_gain"] = average
@@ -364,7 +442,7 @@ def subtree_training_errors(tree: Tree) -> np.ndarray:
     return out
 
 
-def collapse(tree: Tree, tol: float = EPSILON) -> Tree:
+def collapse(tree: Tree, tol: float = COLLAPSE_TOLERANCE) -> Tree:
     """Replace each subtree that does not lower the training error by a leaf.
 
     C4.5 does this while growing (``build.c``: "see whether we would have been no worse
@@ -400,23 +478,38 @@ class C45Classifier(DecisionTreeClassifierBase):
         the exact normal quantile (J48) or C4.5's interpolated table (release 8; this
         reproduces the numbers of Quinlan's book). See
         :func:`treebook.prune.error_based.confidence_z`.
+    missing : the routing policy for unknown values, in fit, pruning and predict: a name
+        in :data:`treebook.splits.ROUTING_POLICIES` (default ``"distribute"``, C4.5's
+        fractional cases).
+    laplace : bool — J48's ``-A``: a leaf's class probabilities are the Laplace estimates
+        ``(C_k + 1)/(|D| + K)`` instead of the frequencies ``C_k/|D|``. The tree is the
+        same; ``predict_proba`` (and, with fractional cases, ``predict``) change.
+    binary_splits : bool — J48's ``-B``: a categorical attribute is tested one value
+        against the rest (:func:`binary_categorical_candidate`) instead of multiway.
+    collapse : bool — J48's collapsing of subtrees that do not lower the training error
+        (:func:`collapse`, done by C4.5 while growing); ``False`` is J48's ``-O``.
     """
 
     _parameter_constraints = {
         "min_samples_leaf": Interval(int, 1, None),
         "pruning": Options("ebp", "pep", None),
-        "confidence": Interval(float, 0.0, 0.5, closed="right"),
+        "confidence": CONFIDENCE,
         "mdl_correction": Options(True, False),
         "subtree_raising": Options(True, False),
         "max_depth": Interval(int, 0, None, allow_none=True),
         "z_source": Options("normal", "table"),
+        "missing": Registered(lambda: tuple(ROUTING_POLICIES)),
+        "laplace": Options(True, False),
+        "binary_splits": Options(True, False),
+        "collapse": Options(True, False),
     }
     _all_categorical = False
     _missing = "distribute"
 
     def __init__(self, min_samples_leaf=2, pruning="ebp", confidence=0.25,
                  mdl_correction=True, subtree_raising=True, max_depth=None,
-                 z_source="normal"):
+                 z_source="normal", missing="distribute", laplace=False, binary_splits=False,
+                 collapse=True):
         self.min_samples_leaf = min_samples_leaf
         self.pruning = pruning
         self.confidence = confidence
@@ -424,18 +517,30 @@ class C45Classifier(DecisionTreeClassifierBase):
         self.subtree_raising = subtree_raising
         self.max_depth = max_depth
         self.z_source = z_source
+        self.missing = missing
+        self.laplace = laplace
+        self.binary_splits = binary_splits
+        self.collapse = collapse
+
+    @property
+    def _route_missing(self):
+        return self.missing
+
+    @property
+    def _laplace(self):
+        return self.laplace
 
     def _grow_unpruned(self, X, y, w) -> Tree:
         cats = self.encoder_.categories
         finder = c45_split_finder(
             X, [c is not None for c in cats], [0 if c is None else len(c) for c in cats],
             self.n_classes_, min_samples_leaf=self.min_samples_leaf,
-            mdl_correction=self.mdl_correction)
+            mdl_correction=self.mdl_correction, binary_splits=self.binary_splits)
         tree = grow_tree(X, y, w, find_split=finder, n_classes=self.n_classes_,
                          node_impurity=imp.entropy, max_depth=self.max_depth,
-                         min_samples_split=2, min_gain=0.0, missing="distribute",
+                         min_samples_split=2, min_gain=0.0, missing=self.missing,
                          metadata=self._metadata(self.classes_))
-        return collapse(tree)
+        return collapse(tree) if self.collapse else tree
 
     def _grow(self, X, y, w):
         tree = self._grow_unpruned(X, y, w)
@@ -459,24 +564,21 @@ class C45Classifier(DecisionTreeClassifierBase):
         except KeyError as exc:
             raise ValueError(f"y holds a label {exc.args[0]!r} not seen in fit") from None
         w = check_sample_weight(sample_weight, Xe.shape[0])
-        if confidence is not None:
-            Interval(float, 0.0, 0.5, closed="right").check("confidence", confidence)
         return self._prune(self.unpruned_tree_, Xe, yc, w, confidence)
 
     def to_rules(self, **kwargs):
         """IF-THEN rules (:func:`treebook.render.to_rules`); by default each condition also
         shows the weight an unknown value carries into its branch (``show_missing``)."""
         kwargs.setdefault("show_missing", True)
+        kwargs.setdefault("missing", self.missing)
         return super().to_rules(**kwargs)
 
     def _prune(self, tree, X, y, w, confidence=None):
-        from .prune.error_based import prune_error_based
-        from .prune.pessimistic import prune_pessimistic
-
         if self.pruning == "ebp":
             return prune_error_based(
                 tree, X, y, w, confidence=self.confidence if confidence is None else confidence,
-                subtree_raising=self.subtree_raising, z_source=self.z_source)
+                subtree_raising=self.subtree_raising, z_source=self.z_source,
+                missing=self.missing)
         if self.pruning == "pep":
             return prune_pessimistic(tree)
         return tree

@@ -56,19 +56,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import DecisionTreeClassifierBase, DecisionTreeRegressorBase, Interval, Options
-from .grow import grow_tree
-from .levelwise import EPSILON, grow_levelwise, node_summaries
+from .base import (AnyOf, DecisionTreeClassifierBase, DecisionTreeRegressorBase, Interval,
+                   Options, RandomState, Registered, clone)
+from .criteria import Criterion, criterion_names, get_criterion
+from .feature_draw import draw_seed, features_to_consider, node_permutation, resolve_max_features
+from .grow import NodeStats, grow_tree
+from .levelwise import grow_levelwise
 from .splits import (
     FEATURE_THRESHOLD,
-    SPLIT_SCORES,
+    IMPURITY_TOLERANCE,
     Split,
     all_subset_masks,
     categorical_table,
     category_order,
     midpoint_threshold,
+    node_summaries,
     ordered_subset_masks,
-    squared_error_split_score,
     subset_branch_of_code,
     subset_tables,
     threshold_moments,
@@ -110,7 +113,7 @@ def _threshold_candidates(x, y, w, node, n_classes, criterion, min_samples_leaf)
     with np.errstate(divide="ignore", invalid="ignore"):
         if n_classes == 0:
             s_left = mom["S1"] - w_left * value[0]
-            score = squared_error_split_score(s_left, w_left, w_right)
+            score = criterion.split_proxy(s_left, w_left, w_right)
         else:
             score = _class_score(tables[:, 0, :], value, w_left, w_right, n_classes, criterion)
     score, i = _first_best(np.where(ok, score, -np.inf))  # ties: the smallest threshold
@@ -125,16 +128,12 @@ def _first_best(score):
 
 def _class_score(left_table, value, w_left, w_right, n_classes, criterion):
     """Arrange the columns exactly as the level-wise grower does, then score."""
-    fn = SPLIT_SCORES[criterion]
     if n_classes == 2:
         l1 = left_table[:, 1]
-        r1 = value[1] - l1
-        if criterion == "gini":
-            return fn([None, l1], [None, r1], w_left, w_right)
-        return fn([w_left - l1, l1], [w_right - r1, r1], w_left, w_right)
+        return criterion.two_class_score(l1, value[1] - l1, w_left, w_right)
     left = [left_table[:, k] for k in range(n_classes)]
     right = [value[k] - left[k] for k in range(n_classes)]
-    return fn(left, right, w_left, w_right)
+    return criterion.split_proxy(left, right, w_left, w_right)
 
 
 def _subset_candidates(codes, y, w, node, n_classes, n_categories, criterion,
@@ -173,26 +172,43 @@ def _subset_candidates(codes, y, w, node, n_classes, n_categories, criterion,
     w_right = W - w_left
     with np.errstate(divide="ignore", invalid="ignore"):
         if n_classes == 0:
-            score = squared_error_split_score(s_left, w_left, w_right)
+            score = criterion.split_proxy(s_left, w_left, w_right)
         else:
             score = _class_score(left_table, value, w_left, w_right, n_classes, criterion)
     score, i = _first_best(np.where(ok, score, -np.inf))
     return score, np.nan, subset_branch_of_code(masks[i], present)
 
 
-def cart_split_finder(*, n_classes: int, criterion: str, categorical, n_categories,
-                      min_samples_leaf: int, min_impurity_decrease: float, root_weight: float):
+def _varies(x, categorical: bool) -> bool:
+    """Whether a feature can split the node at all (see :mod:`treebook.feature_draw`)."""
+    if categorical:
+        return np.unique(x).size > 1
+    return bool(x.max() > x.min() + FEATURE_THRESHOLD)
+
+
+def cart_split_finder(*, n_classes: int, criterion, categorical, n_categories,
+                      min_samples_leaf: int, min_impurity_decrease: float, root_weight: float,
+                      max_features: int | None = None, seed: int = 0):
     """CART's split finder for :func:`treebook.grow.grow_tree`.
 
+    ``criterion`` is a name in :data:`treebook.criteria.CRITERIA` or a criterion object.
     For every feature, the best binary split by the sorted scan (numeric) or the subset
     search (categorical); across features the highest score, ties to the first feature.
     Returns ``None`` when no cut keeps ``min_samples_leaf`` rows on each side, or when the
     weighted impurity improvement (scikit-learn's formula, ``Split.score``) plus ``eps``
-    is below ``min_impurity_decrease``.
+    is below ``min_impurity_decrease``. With ``max_features = k`` the node considers only
+    ``k`` features drawn by :mod:`treebook.feature_draw` from ``seed``.
     """
     categorical = np.asarray(categorical, dtype=bool)
+    criterion = get_criterion(criterion, regression=n_classes == 0)
 
     def find(X, y, w, rows, available):
+        if max_features is not None:
+            m = X.shape[1]
+            varies = np.array([bool(available[f]) and _varies(X[rows, f], categorical[f])
+                               for f in range(m)])
+            perm = node_permutation(seed, rows.size, rows.min(), rows.sum(), m)
+            available = features_to_consider(perm, varies, max_features)[0]
         yr = y[rows]
         value, W, _, imp_node = node_summaries(np.zeros(rows.shape[0], np.intp), yr, w, 1,
                                                n_classes, criterion)
@@ -222,7 +238,7 @@ def cart_split_finder(*, n_classes: int, criterion: str, categorical, n_categori
         Wt = W[0]
         improvement = (Wt / root_weight) * (imp_node[0] - (cW[1] / Wt * c_imp[1])
                                             - (cW[0] / Wt * c_imp[0]))
-        if improvement + EPSILON < min_impurity_decrease:
+        if improvement + IMPURITY_TOLERANCE < min_impurity_decrease:
             return None
         split.score = float(improvement)
         split.info = {"improvement": float(improvement), "scan_score": score}
@@ -231,20 +247,25 @@ def cart_split_finder(*, n_classes: int, criterion: str, categorical, n_categori
     return find
 
 
-def grow_cart(X, y, sample_weight, *, n_classes: int, criterion: str, categorical=None,
+def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=None,
               n_categories=None, max_depth=None, min_samples_split: int = 2,
               min_samples_leaf: int = 1, min_impurity_decrease: float = 0.0,
-              grower: str = "recursive", metadata: dict | None = None) -> Tree:
+              grower: str = "recursive", metadata: dict | None = None,
+              max_features: int | None = None, seed: int = 0) -> Tree:
     """Grow a CART tree with the recursive grower (``grower="recursive"``, any features)
-    or the level-wise grower (``"levelwise"``, numeric features only)."""
+    or the level-wise grower (``"levelwise"``, numeric features only). ``max_features``
+    (a count, or None for all) and ``seed``: the random features per node of
+    :mod:`treebook.feature_draw`, the same in both growers."""
     X = np.asarray(X, dtype=float)
     w = np.asarray(sample_weight, dtype=float)
+    criterion = get_criterion(criterion, regression=n_classes == 0)
     categorical = (np.zeros(X.shape[1], bool) if categorical is None
                    else np.asarray(categorical, dtype=bool))
     params = dict(n_classes=n_classes, criterion=criterion, max_depth=max_depth,
                   min_samples_split=min_samples_split, min_samples_leaf=min_samples_leaf,
                   min_impurity_decrease=min_impurity_decrease, metadata=metadata)
     if grower == "levelwise":
+        params.update(max_features=max_features, seed=seed)
         if categorical.any():
             raise ValueError("grower='levelwise' handles numeric features only; use "
                              "grower='recursive' (or 'auto') for categorical columns")
@@ -262,12 +283,13 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion: str, categorica
                                categorical=categorical, n_categories=n_categories,
                                min_samples_leaf=min_samples_leaf,
                                min_impurity_decrease=min_impurity_decrease,
-                               root_weight=root_weight)
+                               root_weight=root_weight, max_features=max_features, seed=seed)
 
     def stats(rows, w_rows):
         value, W, _, imp_node = node_summaries(np.zeros(rows.shape[0], np.intp), y[rows],
                                                w_rows, 1, n_classes, criterion)
-        return value[0], float(W[0]), float(imp_node[0]), imp_node[0] <= EPSILON
+        return NodeStats(value[0], float(W[0]), float(imp_node[0]),
+                         bool(imp_node[0] <= IMPURITY_TOLERANCE))
 
     return grow_tree(X, y, w, find_split=finder, n_classes=n_classes,
                      max_depth=max_depth,
@@ -303,12 +325,19 @@ def naive_best_threshold(x, y, n_classes: int):
 # ------------------------------------------------------------------ estimators
 _CART_CONSTRAINTS = {
     "max_depth": Interval(int, 1, None, allow_none=True),
-    "min_samples_split": Interval(int, 2, None),
-    "min_samples_leaf": Interval(int, 1, None),
+    # an int is a count of rows, a float a fraction of the training rows (scikit-learn)
+    "min_samples_split": AnyOf(Interval(int, 2, None),
+                               Interval(float, 0.0, 1.0, closed="right", strict=True)),
+    "min_samples_leaf": AnyOf(Interval(int, 1, None),
+                              Interval(float, 0.0, 1.0, closed="neither", strict=True)),
     "min_impurity_decrease": Interval(float, 0.0, None),
     "ccp_alpha": Interval(float, 0.0, None),
-    "ccp_risk": Options("impurity", "misclassification"),
+    "ccp_risk": Registered(criterion_names, "impurity"),
     "grower": Options("auto", "levelwise", "recursive"),
+    "random_state": RandomState(),
+    "cp": Interval(float, 0.0, None, allow_none=True),
+    "max_features": AnyOf(Options(None, "sqrt", "log2"), Interval(int, 1, None),
+                          Interval(float, 0.0, 1.0, closed="right", strict=True)),
 }
 
 _MISSING_HINT = ("CART here has no rule for missing values (surrogate splits are not "
@@ -316,42 +345,66 @@ _MISSING_HINT = ("CART here has no rule for missing values (surrogate splits are
                  "cases down every branch with fractional weights.")
 
 
+def _rpart_cp_prune(tree, cp: float):
+    """rpart's use of ``cp`` (``partition.c``): every node whose split does not lower the
+    risk by more than ``cp · R(root)`` per split of its subtree is a leaf — decided after
+    the children are grown, so a weak split with strong splits below it stays."""
+    from .prune.rpart import node_risk_rpart, rpart_complexity
+
+    _, kept = rpart_complexity(tree, alpha=cp * float(node_risk_rpart(tree)[0]))
+    drop = ~tree.is_leaf & ~kept
+    return tree.prune(drop) if drop.any() else tree
+
+
 class _CARTMixin:
     _missing = "error"
     _missing_hint = _MISSING_HINT
 
-    def _check_random_state(self):
-        rs = self.random_state
-        if rs is not None and not isinstance(rs, (int, np.integer, np.random.RandomState,
-                                                  np.random.Generator)) or isinstance(rs, bool):
-            raise TypeError(f"random_state must be None, an int or a numpy random generator; "
-                            f"got {rs!r}")
-
     def _grow_cart(self, X, y, w, n_classes, classes):
         from .prune.cost_complexity import prune_ccp
 
-        self._check_random_state()
         categorical = self.encoder_.is_categorical
         grower = self.grower
         if grower == "auto":
             grower = "recursive" if categorical.any() else "levelwise"
         metadata = self._metadata(classes)
-        metadata["extra"] = {"algorithm": "CART", "criterion": self.criterion}
+        metadata["extra"] = {"algorithm": "CART", "criterion": get_criterion(self.criterion).name}
         tree = grow_cart(
             X, y, w, n_classes=n_classes, criterion=self.criterion, categorical=categorical,
             n_categories=[0 if c is None else len(c) for c in self.encoder_.categories],
-            max_depth=self.max_depth, min_samples_split=self.min_samples_split,
-            min_samples_leaf=self.min_samples_leaf,
+            max_depth=self.max_depth, **self._min_samples(X.shape[0]),
+            max_features=resolve_max_features(self.max_features, X.shape[1]),
+            seed=draw_seed(self.random_state) if self.max_features is not None else 0,
             min_impurity_decrease=self.min_impurity_decrease, grower=grower,
             metadata=metadata)
+        if self.cp is not None:
+            tree = _rpart_cp_prune(tree, self.cp)
         self.full_tree_ = tree
         if self.ccp_alpha > 0:
             tree = prune_ccp(tree, self.ccp_alpha, risk=self.ccp_risk)
         return tree
 
-    def _clone(self, **params):
-        est = type(self)(**self.get_params())
-        return est.set_params(**params)
+    def _min_samples(self, n_rows: int) -> dict:
+        """``min_samples_split`` and ``min_samples_leaf`` as row counts: a float is a
+        fraction of the ``n_rows`` training rows, rounded up (``min_samples_split`` at
+        least 2), as in scikit-learn."""
+        split, leaf = self.min_samples_split, self.min_samples_leaf
+        if isinstance(leaf, float):
+            leaf = int(np.ceil(leaf * n_rows))
+        if isinstance(split, float):
+            split = max(2, int(np.ceil(split * n_rows)))
+        return dict(min_samples_split=split, min_samples_leaf=leaf)
+
+    @classmethod
+    def like_rpart(cls, **params):
+        """An estimator with rpart's defaults (``rpart.control()``): ``cp = 0.01``,
+        ``minsplit = 20`` (``min_samples_split``), ``minbucket = 7``
+        (``min_samples_leaf``), ``maxdepth = 30``; ``params`` override them. Its trees
+        equal rpart's default trees on data without missing values (surrogate splits,
+        rpart's rule for those, are not implemented yet: such data are refused)."""
+        defaults = dict(cp=0.01, min_samples_split=20, min_samples_leaf=7, max_depth=30)
+        defaults.update(params)
+        return cls(**defaults)
 
     def cost_complexity_pruning_path(self, X, y, sample_weight=None, risk=None):
         """The weakest-link pruning path of the tree grown on ``(X, y)`` with
@@ -363,7 +416,7 @@ class _CARTMixin:
         misclassifies over ``|D|``)."""
         from .prune.cost_complexity import cost_complexity_path
 
-        est = self._clone(ccp_alpha=0.0).fit(X, y, sample_weight=sample_weight)
+        est = clone(self, ccp_alpha=0.0).fit(X, y, sample_weight=sample_weight)
         return cost_complexity_path(est.tree_, risk=risk or self.ccp_risk)
 
 
@@ -372,7 +425,9 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
 
     Parameters
     ----------
-    criterion : ``"gini"`` (default) or ``"entropy"`` (in bits).
+    criterion : ``"gini"`` (default), ``"entropy"`` (in bits), ``"misclassification"``, or
+        any classification criterion registered in :data:`treebook.criteria.CRITERIA`
+        (its name, or the criterion object).
     max_depth : int ≥ 1 or None — nodes at this depth are leaves.
     min_samples_split : int ≥ 2 — a node with fewer rows is a leaf.
     min_samples_leaf : int ≥ 1 — each child of a split keeps at least this many rows.
@@ -380,12 +435,25 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         improvement ``(|D|/|D_root|)·ΔI`` (plus machine epsilon) reaches this.
     ccp_alpha : float ≥ 0 — complexity parameter α of minimal cost-complexity pruning;
         0 means no pruning.
-    random_state : accepted for scikit-learn compatibility; unused (ties are broken by
-        column order, so the tree is deterministic).
+    max_features : None (every feature at every node), an int ``k``, a float fraction of
+        the features, ``"sqrt"`` or ``"log2"`` — each node chooses its split among ``k``
+        features drawn at random (:mod:`treebook.feature_draw`), as random forests need.
+    random_state : None, an int or a numpy generator — the seed of the ``max_features``
+        draws (with ``max_features=None`` nothing is random: ties are broken by column
+        order, so the tree is deterministic).
     ccp_risk : ``"impurity"`` (scikit-learn) or ``"misclassification"`` (Breiman, rpart) —
         the risk ``R(t)`` used by ``ccp_alpha`` and the pruning path.
     grower : ``"auto"`` (level-wise on numeric data, recursive with categorical columns),
         ``"levelwise"`` or ``"recursive"``.
+    cp : float ≥ 0 or None — rpart's complexity parameter: after growing, a node whose
+        subtree lowers the risk (misclassified weight; squared error for regression) by
+        no more than ``cp · R(root)`` per split is made a leaf, as rpart's
+        ``partition.c`` decides (:func:`treebook.prune.rpart.rpart_complexity`).
+        None (default): not applied. :meth:`like_rpart` sets rpart's defaults.
+    class_weight : None, ``"balanced"`` or a dict ``{class: weight}`` — each row's weight
+        is multiplied by its class's weight (scikit-learn's ``class_weight``):
+        ``"balanced"`` gives class ``k`` the weight ``n / (K · n_k)``, ``n_k`` counting the
+        rows of class ``k``; a class missing from the dict keeps weight 1.
 
     Attributes after ``fit`` (besides the shared ones: ``tree_``, ``classes_``, …):
     ``full_tree_``, the tree before ``ccp_alpha`` pruning (``tree_`` itself when
@@ -394,11 +462,15 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
     See the module docstring for splits, ties, categorical subsets and missing values.
     """
 
-    _parameter_constraints = {"criterion": Options("gini", "entropy"), **_CART_CONSTRAINTS}
+    _parameter_constraints = {
+        "criterion": Registered(lambda: criterion_names(regression=False), objects=Criterion),
+        **_CART_CONSTRAINTS,
+    }
 
     def __init__(self, criterion="gini", max_depth=None, min_samples_split=2,
                  min_samples_leaf=1, min_impurity_decrease=0.0, ccp_alpha=0.0,
-                 random_state=None, ccp_risk="impurity", grower="auto"):
+                 random_state=None, ccp_risk="impurity", grower="auto", cp=None,
+                 class_weight=None, max_features=None):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -408,8 +480,40 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         self.random_state = random_state
         self.ccp_risk = ccp_risk
         self.grower = grower
+        self.cp = cp
+        self.max_features = max_features
+        self.class_weight = class_weight
+        self.max_features = max_features
+
+    def _class_weights(self, y) -> np.ndarray:
+        """Weight of each class code under ``class_weight``."""
+        K = self.n_classes_
+        if self.class_weight is None:
+            return np.ones(K)
+        if isinstance(self.class_weight, str):
+            if self.class_weight != "balanced":
+                raise ValueError("class_weight must be None, 'balanced' or a dict; got "
+                                 f"{self.class_weight!r}")
+            counts = np.bincount(y, minlength=K).astype(float)
+            return np.where(counts > 0, len(y) / (K * np.where(counts > 0, counts, 1)), 1.0)
+        if not isinstance(self.class_weight, dict):
+            raise TypeError("class_weight must be None, 'balanced' or a dict; got "
+                            f"{type(self.class_weight).__name__}")
+        known = self.classes_.tolist()
+        unknown = [c for c in self.class_weight if c not in known]
+        if unknown:
+            raise ValueError(f"class_weight names classes not in y: {unknown!r}")
+        out = np.ones(K)
+        for c, wt in self.class_weight.items():
+            if isinstance(wt, bool) or not isinstance(wt, (int, float, np.integer, np.floating)) \
+                    or not np.isfinite(wt) or wt < 0:
+                raise ValueError(f"class_weight[{c!r}] must be a finite number >= 0; got {wt!r}")
+            out[known.index(c)] = float(wt)
+        return out
 
     def _grow(self, X, y, w):
+        if self.class_weight is not None:
+            w = w * self._class_weights(y)[y]
         return self._grow_cart(X, y, w, self.n_classes_, self.classes_)
 
 
@@ -422,11 +526,15 @@ class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
     misclassification for numbers).
     """
 
-    _parameter_constraints = {"criterion": Options("squared_error"), **_CART_CONSTRAINTS}
+    _parameter_constraints = {
+        "criterion": Registered(lambda: criterion_names(regression=True), objects=Criterion),
+        **_CART_CONSTRAINTS,
+    }
 
     def __init__(self, criterion="squared_error", max_depth=None, min_samples_split=2,
                  min_samples_leaf=1, min_impurity_decrease=0.0, ccp_alpha=0.0,
-                 random_state=None, ccp_risk="impurity", grower="auto"):
+                 random_state=None, ccp_risk="impurity", grower="auto", cp=None,
+                 max_features=None):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -436,6 +544,8 @@ class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
         self.random_state = random_state
         self.ccp_risk = ccp_risk
         self.grower = grower
+        self.cp = cp
+        self.max_features = max_features
 
     def _validate_params(self):
         super()._validate_params()

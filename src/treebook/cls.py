@@ -43,13 +43,17 @@ import numpy as np
 
 from . import impurity as imp
 from .base import DecisionTreeClassifierBase, Interval, Options
+from .criteria import Criterion as CriterionObject
+from .criteria import as_table_score, get_criterion
 from .grow import grow_tree
 from .splits import Split, best_index, categorical_table, multiway_split, threshold_tables
 from .tree import NodeKind
 
 __all__ = ["CLSClassifier", "CriterionTreeClassifier", "cls_split_finder"]
 
-#: a split measure: scores of a ``(..., V, K)`` stack of contingency tables, higher is better
+#: a split measure: scores of a ``(..., V, K)`` stack of contingency tables, higher is
+#: better — a function ``f(tables, check=False)``, a :class:`treebook.criteria.Criterion`
+#: (its ``table_score``) or the name of a registered one
 Criterion = Callable[..., "float | np.ndarray"]
 
 
@@ -69,14 +73,17 @@ def cls_split_finder(
     is_categorical, n_categories : per feature, whether it is categorical and how many
         categories its codes range over (ignored for numeric features).
     criterion : ``criterion(tables, check=False)`` scores a stack of contingency tables
-        ``(..., V, K)``; the split with the highest score wins. This is the hook through
-        which chapter 5 grows trees that differ in nothing but the criterion.
+        ``(..., V, K)``; the split with the highest score wins. A
+        :class:`treebook.criteria.Criterion` (or its registered name) stands for its
+        ``table_score``. This is the hook through which chapter 5 grows trees that differ
+        in nothing but the criterion.
     significance : if given, the chosen split is made only when the G-test p-value of its
         contingency table is below it; otherwise the node stays a leaf.
     required_class : if given, a node with no case of this class is not split (the
         positive-class score has nothing to measure there).
     """
     is_categorical = np.asarray(is_categorical, dtype=bool)
+    score_tables = as_table_score(criterion)
 
     def find(X, y, w, rows, available):
         yr = y[rows]
@@ -88,7 +95,7 @@ def cls_split_finder(
                 table, _ = categorical_table(X[rows, f], yr, w, n_categories[f], n_classes)
                 if np.count_nonzero(table.sum(axis=1) > 0) < 2:
                     continue  # one category at this node: the split separates nothing
-                candidates.append((float(criterion(table, check=False)), f, table, None))
+                candidates.append((float(score_tables(table)), f, table, None))
             else:
                 cuts = threshold_tables(X[rows, f], yr, w, n_classes)
                 tables = cuts["tables"]
@@ -96,7 +103,7 @@ def cls_split_finder(
                 ok = np.all(tables.sum(axis=2) > 0, axis=1)
                 if not ok.any():
                     continue
-                scores = np.array(criterion(tables, check=False), dtype=float, ndmin=1)
+                scores = np.array(score_tables(tables), dtype=float, ndmin=1)
                 scores[~ok] = np.nan  # never chosen by best_index
                 j = best_index(scores)
                 candidates.append((float(scores[j]), f, tables[j], float(cuts["lower"][j])))
@@ -267,7 +274,9 @@ class CriterionTreeClassifier(_SharedGrowerMixin, DecisionTreeClassifierBase):
         of contingency tables, higher is better: e.g.
         :func:`treebook.impurity.information_gain`, :func:`~treebook.impurity.gain_ratio`,
         :func:`~treebook.impurity.gini_gain`,
-        :func:`~treebook.impurity.conditional_log_likelihood`.
+        :func:`~treebook.impurity.conditional_log_likelihood`; or a criterion of
+        :mod:`treebook.criteria` (the object or its registered name, e.g. ``"gini"``),
+        which scores tables by its gain.
     significance, max_depth, min_samples_split : as in :class:`CLSClassifier`.
     """
 
@@ -285,7 +294,10 @@ class CriterionTreeClassifier(_SharedGrowerMixin, DecisionTreeClassifierBase):
         self.min_samples_split = min_samples_split
 
     def _grow(self, X, y, w):
-        if not callable(self.criterion):
+        criterion = self.criterion
+        if isinstance(criterion, str):
+            criterion = get_criterion(criterion, regression=False)
+        elif not callable(criterion) and not isinstance(criterion, CriterionObject):
             raise TypeError(f"criterion must be a callable scoring contingency tables; "
                             f"got {self.criterion!r}")
-        return self._grow_with(X, y, w, self.criterion)
+        return self._grow_with(X, y, w, criterion)

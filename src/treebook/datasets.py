@@ -371,3 +371,77 @@ def load_credit(*, as_frame: bool = True, return_X_y: bool = False):
 
 
 __all__ += ["load_credit"]
+
+
+# =============================================================================================
+# UCI Adult (census income) — shipped inside the package, src/treebook/data/adult/.
+# =============================================================================================
+_ADULT_SOURCE = (
+    "UCI Adult (census income), Becker & Kohavi (1996), UCI Machine Learning Repository, "
+    "doi:10.24432/C5XW20, CC BY 4.0; the raw files, shipped with treebook"
+)
+_ADULT_COLUMNS = ["age", "workclass", "fnlwgt", "education", "education-num",
+                  "marital-status", "occupation", "relationship", "race", "sex",
+                  "capital-gain", "capital-loss", "hours-per-week", "native-country",
+                  "income"]
+_ADULT_NUMERIC = ["age", "fnlwgt", "education-num", "capital-gain", "capital-loss",
+                  "hours-per-week"]
+# MD5 of the uncompressed raw UCI files and their row counts (src/treebook/data/adult/SOURCE.md)
+_ADULT_FILES = {"train": ("adult.data", "5d7c39d7b8804f071cdd1f2a7c460872", 32561),
+                "test": ("adult.test", "35238206dfdf7f1fe215bbb874adecdc", 16281)}
+
+
+def load_adult(split: str = "train", *, as_frame: bool = True, return_X_y: bool = False):
+    """UCI Adult (census income): does a person earn more than $50,000 a year?
+
+    Becker and Kohavi's extract of the 1994 US Census (UCI Machine Learning Repository,
+    CC BY 4.0), in UCI's own train/test split: ``split="train"`` gives the 32,561 rows
+    of ``adult.data`` (24.1 % ``>50K``), ``split="test"`` the 16,281 rows of
+    ``adult.test``. The raw files ship with the package (``treebook/data/adult``, with a
+    note of where they came from) and their MD5 sums are checked on every load: no
+    network is used.
+
+    The 14 attributes keep UCI's names. Numeric (int64): ``age``, ``fnlwgt``,
+    ``education-num``, ``capital-gain``, ``capital-loss``, ``hours-per-week``;
+    categorical (strings): ``workclass``, ``education``, ``marital-status``,
+    ``occupation``, ``relationship``, ``race``, ``sex``, ``native-country``. The class
+    ``income`` is ``"<=50K"`` or ``">50K"`` in both splits.
+
+    The raw files' traps are handled here: ``adult.test`` starts with the line
+    ``|1x3 Cross validator`` and its labels end in a dot (``>50K.``); every field has a
+    leading space; unknown values are written ``?`` and become NaN (``workclass`` 1,836,
+    ``occupation`` 1,843 and ``native-country`` 583 in training).
+
+    Two columns are not ordinary features. ``fnlwgt`` is the Census Bureau's sampling
+    weight (how many people a row stands for), so it belongs in ``sample_weight`` when
+    estimating population rates, and it should be dropped from ``X``.
+    ``education-num`` is ``education`` recoded as a number (one to one), so keep one of
+    the two.
+
+    Returns the DataFrame, or ``(X, y)`` with ``return_X_y=True`` (see :func:`load_loan`).
+    """
+    import gzip
+    import hashlib
+    import io
+    from importlib.resources import files
+
+    if split not in _ADULT_FILES:
+        raise ValueError(f"split must be 'train' or 'test'; got {split!r}")
+    name, md5, rows = _ADULT_FILES[split]
+    raw = gzip.decompress((files("treebook") / "data" / "adult" / f"{name}.gz").read_bytes())
+    if hashlib.md5(raw).hexdigest() != md5:
+        raise RuntimeError(f"treebook/data/adult/{name}.gz is damaged: its MD5 is not {md5}")
+    frame = pd.read_csv(io.BytesIO(raw), header=None, names=_ADULT_COLUMNS,
+                        skiprows=1 if split == "test" else 0, skipinitialspace=True,
+                        na_values="?", keep_default_na=False, dtype=str)
+    frame = frame.dropna(how="all").reset_index(drop=True)  # the files end with blank lines
+    frame["income"] = frame["income"].str.rstrip(".")
+    frame = frame.astype({c: np.int64 for c in _ADULT_NUMERIC})
+    frame = frame.astype({c: object for c in frame.columns if c not in _ADULT_NUMERIC})
+    if len(frame) != rows or set(frame["income"]) != {"<=50K", ">50K"}:
+        raise RuntimeError(f"{name}: expected {rows} rows labelled <=50K / >50K; "
+                           f"read {len(frame)} rows, labels {sorted(set(frame['income']))}")
+    return _finish(frame, "income", _ADULT_SOURCE, as_frame, return_X_y)
+
+
+__all__ += ["load_adult"]

@@ -253,6 +253,10 @@ def encode_labels(y, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
         if y.shape[1] != 1:
             raise ValueError(f"y must be one column of labels; got {y.shape[1]} columns")
         y = y.iloc[:, 0]
+    # a pandas Categorical declares its classes and their order (unused ones included),
+    # as an ARFF header does for Weka: ties between classes go to the first declared
+    declared = getattr(y, "dtype", None)
+    declared = declared.categories if isinstance(declared, pd.CategoricalDtype) else None
     arr = label_array(y)
     if arr.ndim != 1:
         raise ValueError(f"y must be one-dimensional; got shape {arr.shape}")
@@ -262,6 +266,11 @@ def encode_labels(y, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
         raise ValueError("y has missing labels (NaN/None)")
     if _has_infinite(arr):
         raise ValueError("y has infinite values; class labels must be finite or non-numeric")
+    if declared is not None:
+        classes = np.asarray(declared.tolist(), dtype=declared.dtype if declared.dtype.kind
+                             in "biuf" else object)
+        codes = pd.Categorical(arr, categories=declared).codes
+        return classes, codes.astype(np.int64)
     classes = _sorted_categories(arr)
     numbers = (int, float, np.integer, np.floating)
     if arr.dtype.kind in "biuf" or all(isinstance(c, numbers) for c in classes):

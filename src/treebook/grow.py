@@ -19,10 +19,17 @@ stopping parameters. Stopping rules here:
 * no attribute left (a categorical attribute split multiway is used up on its path);
 * no admissible split, or the best score is below ``min_gain`` (Li Hang's ε).
 
-Missing values (C4.5): when the split finder returns a split on a feature with missing
-values and the learner asks for ``missing="distribute"``, each case with an unknown value
-goes down *every* branch, its weight multiplied by the branch's share of the known weight.
-Every node's counts are therefore weighted (fractional) counts.
+Where the cases go at a split is the split's business (:meth:`treebook.splits.Split.route`):
+a case with a known value takes its branch; a case with an unknown value is handled by a
+routing policy (``missing=``). C4.5's ``"distribute"`` sends it down *every* branch, its
+weight multiplied by the branch's share of the known weight, so every node's counts are
+weighted (fractional) counts; ``"error"`` rejects it (a learner without a rule for
+missing values). Any policy registered with :func:`treebook.splits.register_routing`
+can be named.
+
+What a node records, and whether it is pure, is the ``node_stats`` hook's business
+(default: class counts and ``node_impurity``, or mean and variance); which test to make
+is the split finder's (any :class:`SplitFinder`).
 
 The recursion is written with an explicit stack, so deep trees cannot hit Python's
 recursion limit; nodes are numbered in pre-order by :class:`~treebook.tree.TreeBuilder`.
@@ -30,17 +37,34 @@ recursion limit; nodes are numbered in pre-order by :class:`~treebook.tree.TreeB
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, NamedTuple, Protocol
 
 import numpy as np
 
 from . import impurity as imp
-from .splits import MISSING, Split, branch_index
+from .splits import FAN, Split, get_routing
 from .tree import NodeKind, Tree, TreeBuilder
 
-__all__ = ["grow_tree", "node_counts"]
+__all__ = ["grow_tree", "node_counts", "NodeStats", "SplitFinder"]
 
-SplitFinder = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray], "Split | None"]
+
+class SplitFinder(Protocol):
+    """A learner's choice of test: ``find_split(X, y, w, rows, available)`` returns the
+    best :class:`~treebook.splits.Split` for the cases ``rows`` (weights ``w``, aligned
+    with ``rows``) among the features where ``available`` is True, or None."""
+
+    def __call__(self, X: np.ndarray, y: np.ndarray, w: np.ndarray, rows: np.ndarray,
+                 available: np.ndarray) -> Split | None: ...
+
+
+class NodeStats(NamedTuple):
+    """What a node records: its ``value`` (class counts or mean), total weight
+    ``weighted_n``, ``impurity``, and whether it is ``pure`` (then it stays a leaf)."""
+
+    value: np.ndarray
+    weighted_n: float
+    impurity: float
+    pure: bool
 
 
 def node_counts(y: np.ndarray, w: np.ndarray, n_classes: int) -> np.ndarray:
@@ -66,7 +90,7 @@ def grow_tree(
     max_depth: int | None = None,
     min_samples_split: int = 2,
     min_gain: float = 0.0,
-    missing: str = "error",
+    missing="error",
     available: np.ndarray | None = None,
     metadata: dict | None = None,
     node_stats: Callable | None = None,
@@ -81,37 +105,43 @@ def grow_tree(
     find_split : ``find_split(X, y, w, rows, available) -> Split | None`` — the learner's
         choice of split for the cases ``rows`` (weights ``w``, aligned with ``rows``)
         among the features where ``available`` is True.
-    node_impurity : impurity of a node from its class counts (classification).
-    missing : ``"error"`` (a split routing a missing value is a bug) or
-        ``"distribute"`` (C4.5's fractional cases).
+    node_impurity : impurity of a node from its class counts (classification): a function
+        ``f(counts, check=False)`` or a :class:`treebook.criteria.Criterion`.
+    missing : ``"error"`` (a split routing a missing value is a bug), or a routing policy
+        or its name (:mod:`treebook.splits`): ``"distribute"`` is C4.5's fractional cases.
     available : features that may be split on (default: all).
-    node_stats : optional ``node_stats(rows, w) -> (value, weighted_n, impurity, pure)``
-        replacing the built-in node statistics, for a learner whose stopping rule or
-        arithmetic differs (CART: scikit-learn's ``impurity <= eps`` leaf rule, and sums a
-        batched grower reproduces bit for bit).
+    node_stats : optional ``node_stats(rows, w) -> NodeStats`` replacing the built-in node
+        statistics, for a learner whose stopping rule or arithmetic differs (CART:
+        scikit-learn's ``impurity <= eps`` leaf rule, and sums a batched grower reproduces
+        bit for bit).
     """
-    if missing not in ("error", "distribute"):
-        raise ValueError(f"missing must be 'error' or 'distribute'; got {missing!r}")
+    policy = None if missing == "error" else get_routing(missing)
+    if hasattr(node_impurity, "node_impurity"):  # a criterion object
+        criterion = node_impurity
+
+        def node_impurity(counts, check=False):
+            return criterion.node_impurity(counts)
     n, m = X.shape
     regression = n_classes == 0
     builder = TreeBuilder(is_regression=regression)
     max_depth = np.inf if max_depth is None else max_depth
     avail0 = np.ones(m, dtype=bool) if available is None else np.asarray(available, bool).copy()
 
-    def add(parent: int, rows: np.ndarray, w: np.ndarray) -> tuple[int, bool]:
-        if node_stats is not None:
-            value, tot, node_imp, pure = node_stats(rows, w)
-            node = builder.add_node(parent, value, tot, np.count_nonzero(w > 0), node_imp)
-            return node, bool(pure)
+    def default_stats(rows: np.ndarray, w: np.ndarray) -> NodeStats:
         if regression:
             value, node_imp = _regression_stats(y[rows], w)
-            pure = node_imp <= 0.0
-        else:
-            value = node_counts(y[rows], w, n_classes)
-            node_imp = float(node_impurity(value, check=False))
-            pure = np.count_nonzero(value > 0) <= 1
-        node = builder.add_node(parent, value, w.sum(), np.count_nonzero(w > 0), node_imp)
-        return node, pure
+            return NodeStats(value, w.sum(), node_imp, node_imp <= 0.0)
+        value = node_counts(y[rows], w, n_classes)
+        return NodeStats(value, w.sum(), float(node_impurity(value, check=False)),
+                         np.count_nonzero(value > 0) <= 1)
+
+    stats_of = default_stats if node_stats is None else node_stats
+
+    def add(parent: int, rows: np.ndarray, w: np.ndarray) -> tuple[int, bool]:
+        s = NodeStats(*stats_of(rows, w))  # a plain 4-tuple from a node_stats hook works too
+        node = builder.add_node(parent, s.value, s.weighted_n, np.count_nonzero(w > 0),
+                                s.impurity)
+        return node, bool(s.pure)
 
     rows0 = np.arange(n)
     w0 = np.asarray(sample_weight, dtype=float)
@@ -125,15 +155,14 @@ def grow_tree(
         split = find_split(X, y, w, rows, avail)
         if split is None or not split.score >= min_gain:
             continue
-        branch = branch_index(split, X[rows, split.feature])
-        is_missing = branch == MISSING
-        if np.any(is_missing) and missing != "distribute":
+        branch, share, known_w = split.route_cases(X[rows, split.feature], w,
+                                                   policy or "stop")
+        if policy is None and np.any(branch < 0):
             raise ValueError(
                 f"feature {split.feature} has missing values at a node, but this learner "
-                "does not handle missing values"
-            )
+                "does not handle missing values")
         nb = split.n_branches
-        known_w = np.bincount(branch[~is_missing], weights=w[~is_missing], minlength=nb)[:nb]
+        is_missing = branch == FAN  # (a case the policy stops stays at this node)
         if np.count_nonzero(known_w > 0) < 2:
             continue  # the split separates nothing: stay a leaf
         builder.set_split(node, split.feature, split.kind, split.threshold, split.branch_of_code)
@@ -141,7 +170,6 @@ def grow_tree(
         if split.kind == NodeKind.MULTIWAY:
             child_avail = avail.copy()
             child_avail[split.feature] = False  # a categorical attribute is used up
-        share = known_w / known_w.sum()
         children = []
         for b in range(nb):
             sel = branch == b

@@ -36,55 +36,22 @@ array on every gather, which costs more than the memory saved.
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 
 import numpy as np
 
-from . import impurity as imp
+from .criteria import get_criterion
+from .feature_draw import features_to_consider, node_permutation
 from .splits import (
     FEATURE_THRESHOLD,
-    SPLIT_SCORES,
+    IMPURITY_TOLERANCE,
     midpoint_threshold,
-    squared_error_split_score,
+    node_summaries,
     tie_floor,
 )
-from .tree import NodeKind, Tree
+from .tree import NodeKind, Tree, apply_binary
 
-__all__ = ["grow_levelwise", "node_summaries", "EPSILON", "NODE_IMPURITY"]
-
-#: scikit-learn's tolerance: a node with impurity ``<= EPSILON`` is pure, and a split is
-#: kept when ``improvement + EPSILON >= min_impurity_decrease``
-EPSILON = float(np.finfo(np.float64).eps)
-
-NODE_IMPURITY = {"gini": imp.gini, "entropy": imp.entropy}
-
-
-def node_summaries(keys, y, w, n_nodes: int, n_classes: int, criterion: str):
-    """Statistics of many nodes at once from rows labelled by node ``keys``.
-
-    ``w=None`` means unit weights (the sums are then counts: the same numbers).
-    Returns ``(value, weighted_n, n_samples, impurity)``, one row per node:
-    classification ``value`` = weighted class counts ``C_k`` and impurity by
-    ``criterion`` (:mod:`treebook.impurity`); regression (``n_classes=0``) ``value`` = the
-    weighted mean ``ȳ = S1/W`` and impurity = ``S2/W - ȳ²`` (scikit-learn's formula), with
-    ``W = Σ w``, ``S1 = Σ w y``, ``S2 = Σ w y²``. Every sum is a ``np.bincount``, which adds
-    in row order: the recursive grower calls this for one node (all keys 0) and gets the
-    same bits as the level-wise grower calling it for a whole level.
-    """
-    keys = np.asarray(keys, dtype=np.intp)
-    n = np.bincount(keys, minlength=n_nodes)
-    W = n.astype(float) if w is None else np.bincount(keys, weights=w, minlength=n_nodes)
-    if n_classes == 0:
-        wy = y if w is None else w * y
-        S1 = np.bincount(keys, weights=wy, minlength=n_nodes)
-        S2 = np.bincount(keys, weights=wy * y, minlength=n_nodes)
-        safe = np.where(W > 0, W, 1.0)
-        value = (S1 / safe)[:, None]
-        impurity = np.asarray(imp.variance_from_sums(W, S1, S2, check=False), dtype=float)
-    else:
-        flat = np.bincount(keys * n_classes + y, weights=w, minlength=n_nodes * n_classes)
-        value = flat.reshape(n_nodes, n_classes).astype(float)
-        impurity = np.asarray(NODE_IMPURITY[criterion](value, check=False), dtype=float)
-    return value, W, n, impurity.reshape(n_nodes)
+__all__ = ["grow_levelwise", "apply_binary", "node_summaries"]
 
 
 class _Nodes:
@@ -219,28 +186,279 @@ def _code_bits(P, mask):
     return P.view(np.uint8)[byte::8] & mask
 
 
+_ROW = np.int64(0xFFFFFFFF)  # the row id in the low 32 bits of an attribute-list entry
+
+
+@dataclass(frozen=True)
+class _Data:
+    """What every level's steps read: targets, weights and the fixed choices of the fit."""
+
+    y: np.ndarray
+    w: np.ndarray
+    unit: bool          # every weight is 1: left weights are positions
+    regression: bool
+    K: int
+    ybits: int          # 1 when the class rides in the attribute lists (two classes)
+    msl: int            # min_samples_leaf
+    crit: object        # the criterion (treebook.criteria)
+
+
+@dataclass(frozen=True)
+class _Level:
+    """The open nodes of one depth, as consecutive segments of every attribute list."""
+
+    seg_len: np.ndarray
+    starts: np.ndarray
+    node_of_pos: np.ndarray
+    base_bad: np.ndarray    # positions no feature may cut after (segment ends, leaf sizes)
+    open_value: np.ndarray
+    open_W: np.ndarray
+    w_left: np.ndarray | None   # unit weights: the left weight of every cut
+    w_right: np.ndarray | None
+    mean_pos: np.ndarray | None  # regression: the node mean at every position
+    tot_pos: list | None         # classification: the node's class weights at every position
+
+    @property
+    def n_a(self) -> int:
+        return int(self.node_of_pos.shape[0])
+
+    @classmethod
+    def of(cls, seg_len, open_value, open_W, data: _Data) -> "_Level":
+        J = seg_len.shape[0]
+        n_a = int(seg_len.sum())
+        msl = data.msl
+        starts = np.concatenate([[0], np.cumsum(seg_len)[:-1]])
+        node_of_pos = np.repeat(np.arange(J, dtype=np.int32), seg_len)
+        # no cut after a segment's last row; min_samples_leaf rows on each side
+        base_bad = np.zeros(n_a, dtype=bool)
+        base_bad[starts + seg_len - 1] = True
+        if msl > 1:
+            pos_in_seg = np.arange(n_a) - np.repeat(starts, seg_len)
+            base_bad |= pos_in_seg < msl - 1
+            pos_in_seg -= np.repeat(seg_len, seg_len)
+            base_bad |= pos_in_seg > -msl - 1  # right side: len - p - 1 < msl
+            del pos_in_seg
+        w_left = w_right = mean_pos = tot_pos = None
+        if data.unit:
+            w_left = np.arange(1.0, n_a + 1.0)
+            w_left -= np.repeat(starts.astype(float), seg_len)
+            w_right = np.repeat(open_W, seg_len)
+            w_right -= w_left
+        if data.regression:
+            mean_pos = np.repeat(open_value[:, 0], seg_len)
+        else:
+            K = data.K
+            tot_pos = ([np.repeat(open_value[:, k], seg_len) for k in range(K)] if K > 2
+                       else [None, np.repeat(open_value[:, 1], seg_len)])
+        return cls(seg_len, starts, node_of_pos, base_bad, open_value, open_W, w_left,
+                   w_right, mean_pos, tot_pos)
+
+
+def _segment_cumsum(c, starts, seg_len):
+    """Cumulative sums of ``c`` in place, restarted at every segment start."""
+    base = c[starts]
+    np.cumsum(c, out=c)
+    c -= np.repeat(c[starts] - base, seg_len)
+    return c
+
+
+def _cut_scores(P, reach_f, level: _Level, data: _Data) -> np.ndarray:
+    """Score step: the criterion's scan score of the cut after every position of one
+    feature's attribute list ``P`` (``-inf`` where no cut may be made)."""
+    n_a, starts, seg_len = level.n_a, level.starts, level.seg_len
+    y, w, unit, K, ybits, crit = data.y, data.w, data.unit, data.K, data.ybits, data.crit
+    g = P >> (32 + ybits)  # 2·rank + close: equal ranks cannot be cut apart
+    invalid = np.empty(n_a, dtype=bool)
+    np.equal(g[1:], g[:-1], out=invalid[:-1])
+    invalid[-1] = True
+    invalid |= level.base_bad
+    if reach_f is not None:
+        # after a value with a close successor: is the next rank far enough?
+        chk = np.flatnonzero(_code_bits(P[:-1], 1 << ybits).view(bool))
+        chk = chk[~invalid[chk]]
+        close_ranks, first_far = reach_f
+        far = first_far[np.searchsorted(close_ranks, g[chk] >> 1)]
+        invalid[chk[(g[chk + 1] >> 1) < far]] = True
+    del g
+    rows = None if (unit and K == 2) else P & _ROW
+    if unit:
+        w_left, w_right = level.w_left, level.w_right
+    else:
+        ws = w[rows]
+        w_left = np.cumsum(ws)
+        w_left -= np.repeat(w_left[starts] - ws[starts], seg_len)
+        w_right = np.repeat(level.open_W, seg_len)
+        w_right -= w_left
+    if data.regression:
+        c = y[rows] - level.mean_pos  # centred responses, weighted below
+        if not unit:
+            c *= ws
+        score = crit.split_proxy(_segment_cumsum(c, starts, seg_len), w_left, w_right)
+    else:
+        left = []
+        for k in (range(1, 2) if K == 2 else range(K)):
+            ind = _code_bits(P, 1) if K == 2 else (y[rows] == k)
+            if unit:
+                # left counts inside each segment: one cumulative sum, restarted at
+                # every segment by removing the previous total
+                c = ind.astype(np.float64)
+                c[starts[1:]] -= level.open_value[:-1, k]
+                np.cumsum(c, out=c)
+            else:
+                c = _segment_cumsum(ws * ind, starts, seg_len)
+            left.append(c)
+            del c, ind
+        tot_pos = level.tot_pos
+        if K == 2:
+            l1 = left.pop()
+            score = crit.two_class_score(l1, tot_pos[1] - l1, w_left, w_right)
+        else:
+            right = [tot_pos[k] - left[k] for k in range(K)]
+            score = crit.split_proxy(left, right, w_left, w_right)
+    np.copyto(score, -np.inf, where=invalid)
+    return score
+
+
+def _keep_best(score, f: int, level: _Level, best_val, best_f, best_p) -> None:
+    """Choose step: where feature ``f`` beats each node's best cut so far, record it.
+
+    A later feature must beat the best so far by more than a tie; within the feature,
+    the first cut that ties with its maximum wins (the smallest threshold)."""
+    seg_max = np.maximum.reduceat(score, level.starts)
+    better = tie_floor(seg_max) > best_val
+    if better.any():
+        target = np.repeat(np.where(better, tie_floor(seg_max), np.inf), level.seg_len)
+        hit = np.flatnonzero(score >= target)
+        del target
+        hn = level.node_of_pos[hit]
+        first = np.ones(hit.shape[0], dtype=bool)
+        first[1:] = hn[1:] != hn[:-1]
+        hn, hp = hn[first], hit[first]
+        best_val[hn] = seg_max[hn]
+        best_f[hn] = f
+        best_p[hn] = hp
+
+
+def _features_per_node(X, lists, level: _Level, k: int, seed: int) -> np.ndarray:
+    """``(J, m)`` mask: the features each open node may split on under ``max_features=k``
+    (:mod:`treebook.feature_draw`; a node's draw depends on its set of rows only)."""
+    starts, seg_len = level.starts, level.seg_len
+    ends = starts + seg_len - 1
+    m = len(lists)
+    varies = np.empty((seg_len.shape[0], m), dtype=bool)
+    for f, P in enumerate(lists):
+        lo = X[P[starts] & _ROW, f]
+        hi = X[P[ends] & _ROW, f]
+        varies[:, f] = hi > lo + FEATURE_THRESHOLD
+    rows = lists[0] & _ROW
+    first = np.minimum.reduceat(rows, starts)
+    total = np.add.reduceat(rows, starts)
+    perms = np.stack([node_permutation(seed, c, a, t, m)
+                      for c, a, t in zip(seg_len.tolist(), first.tolist(), total.tolist())])
+    return features_to_consider(perms, varies, k)
+
+
+def _choose_cuts(lists, reach, level: _Level, data: _Data, allowed=None):
+    """Score and choose for one level: each open node's best feature and cut position
+    (``best_f = -1``: no admissible cut). ``allowed``: the features each node may use
+    (``max_features``), or None for all."""
+    J = level.seg_len.shape[0]
+    best_val = np.full(J, -np.inf)
+    best_f = np.full(J, -1, dtype=np.int64)
+    best_p = np.zeros(J, dtype=np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for f, P in enumerate(lists):
+            if allowed is not None and not allowed[:, f].any():
+                continue
+            score = _cut_scores(P, reach[f], level, data)
+            if allowed is not None:
+                np.copyto(score, -np.inf, where=np.repeat(~allowed[:, f], level.seg_len))
+            _keep_best(score, f, level, best_val, best_f, best_p)
+    return best_f, best_p
+
+
+def _rows_going_right(lists, best_f, best_p, cut_nodes, level: _Level, go_right):
+    """Partition step (rows): set ``go_right`` for the rows after each chosen cut, and
+    return the rows either side of every cut (their values make the threshold)."""
+    starts, seg_len = level.starts, level.seg_len
+    lower_row = np.empty(cut_nodes.size, dtype=np.int64)
+    upper_row = np.empty(cut_nodes.size, dtype=np.int64)
+    go_right[:] = 0
+    for f in np.unique(best_f[cut_nodes]):
+        sel = best_f[cut_nodes] == f
+        js = cut_nodes[sel]
+        P = lists[f]
+        lower_row[sel] = P[best_p[js]] & _ROW
+        upper_row[sel] = P[best_p[js] + 1] & _ROW
+        lens = seg_len[js]
+        pos = np.repeat(starts[js] - np.concatenate([[0], np.cumsum(lens)[:-1]]),
+                        lens) + np.arange(int(lens.sum()))
+        go_right[P[pos] & _ROW] = pos > np.repeat(best_p[js], lens)
+        del pos
+    return lower_row, upper_row
+
+
+def _partition_lists(lists, go_right, slot_size, open_slots, n_a: int) -> None:
+    """Partition step (lists): every attribute list, reordered in place so that the open
+    children's rows form consecutive segments, each still sorted (a stable partition).
+
+    Every slot (node ``j``, side ``b``) gets a region of the new lists: open children
+    first, in order, then all other rows (closed children, nodes that became leaves).
+    Within a node the left rows keep their order, and so do the right ones: the left rows
+    of all nodes, in list order, fill the left slots one after another (likewise the right
+    ones), so their places are the same for every feature.
+    """
+    is_open = np.zeros(slot_size.shape[0], dtype=bool)
+    is_open[open_slots] = True
+    slot_rank = np.concatenate([np.flatnonzero(is_open), np.flatnonzero(~is_open)])
+    slot_base = np.empty(slot_size.shape[0], dtype=np.int64)
+    slot_base[slot_rank] = np.concatenate([[0], np.cumsum(slot_size[slot_rank])[:-1]])
+    n_new = int(slot_size[open_slots].sum())
+    dest = []
+    for b in (0, 1):
+        size_b = slot_size[b::2]
+        before = np.concatenate([[0], np.cumsum(size_b)[:-1]])
+        dest.append(np.arange(int(size_b.sum())) + np.repeat(slot_base[b::2] - before,
+                                                               size_b))
+    for f in range(len(lists)):
+        P = lists[f]
+        rows = P & _ROW
+        right = go_right[rows].view(bool)
+        del rows
+        full = np.empty(n_a, dtype=np.int64)
+        full[dest[0]] = P[~right]
+        full[dest[1]] = P[right]
+        del right, P
+        lists[f] = full[:n_new]
+        del full
+
+
 def grow_levelwise(
     X: np.ndarray,
     y: np.ndarray,
     sample_weight: np.ndarray,
     *,
     n_classes: int,
-    criterion: str = "gini",
+    criterion=None,
     max_depth: int | None = None,
     min_samples_split: int = 2,
     min_samples_leaf: int = 1,
     min_impurity_decrease: float = 0.0,
     metadata: dict | None = None,
+    max_features: int | None = None,
+    seed: int = 0,
 ) -> Tree:
     """Grow a CART tree on numeric ``X`` level by level (see the module docstring).
 
-    Parameters are CART's (:class:`treebook.cart.CARTClassifier`); ``n_classes=0`` means
-    regression (``criterion="squared_error"``). Rows with zero weight take no part, as in
+    Parameters are CART's (:class:`treebook.cart.CARTClassifier`); ``criterion`` is a
+    name in :data:`treebook.criteria.CRITERIA` or a criterion (default ``"gini"``, or
+    ``"squared_error"`` when ``n_classes=0`` means regression). Rows with zero weight take no part, as in
     scikit-learn. A node is a leaf when its depth is ``max_depth``, it has fewer than
-    ``max(min_samples_split, 2·min_samples_leaf)`` rows, its impurity is ``<= EPSILON``,
+    ``max(min_samples_split, 2·min_samples_leaf)`` rows, its impurity is
+    ``<= IMPURITY_TOLERANCE``,
     no cut leaves ``min_samples_leaf`` rows on both sides, or the best cut's weighted
     improvement ``(|D|/|D_root|)·(I(D) - |D_1|/|D|·I(D_1) - |D_2|/|D|·I(D_2))`` plus
-    ``EPSILON`` is below ``min_impurity_decrease``.
+    ``IMPURITY_TOLERANCE`` is below ``min_impurity_decrease``.
     """
     X = np.asarray(X, dtype=float)
     w = np.asarray(sample_weight, dtype=float)
@@ -254,8 +472,9 @@ def grow_levelwise(
     n, m = X.shape
     regression = n_classes == 0
     K = n_classes
-    if not regression and criterion not in SPLIT_SCORES:
-        raise ValueError(f"criterion must be 'gini' or 'entropy'; got {criterion!r}")
+    if criterion is None:
+        criterion = "squared_error" if regression else "gini"
+    crit = get_criterion(criterion, regression=regression)
     max_depth = np.inf if max_depth is None else max_depth
     msl = int(min_samples_leaf)
     mss = max(int(min_samples_split), 2 * msl)
@@ -269,16 +488,15 @@ def grow_levelwise(
     nodes = _Nodes(1 if regression else K)
 
     # ---- root
-    value, W, ns, impurity = node_summaries(np.zeros(n, np.intp), y, wn, 1, K, criterion)
+    value, W, ns, impurity = node_summaries(np.zeros(n, np.intp), y, wn, 1, K, crit)
     W_root = float(W[0])
     nodes.add([-1], 0, value, W, ns, impurity)
-    if 0 >= max_depth or ns[0] < mss or impurity[0] <= EPSILON:
+    if 0 >= max_depth or ns[0] < mss or impurity[0] <= IMPURITY_TOLERANCE:
         return nodes.tree(regression, metadata or {})
 
     lists, reach = _presort(X, y, ybits)
-    ROW = np.int64(0xFFFFFFFF)
-    SHIFT = 32 + ybits  # P >> SHIFT = 2·rank + close
-
+    data = _Data(y=y, w=w, unit=unit, regression=regression, K=K, ybits=ybits, msl=msl,
+                 crit=crit)
     seg_len = np.array([n], dtype=np.int64)
     node_of_row = np.zeros(n, dtype=np.int32)  # open-node index of each row, -1 when closed
     alive = np.arange(n, dtype=np.int32)  # rows in open nodes, increasing
@@ -286,141 +504,21 @@ def grow_levelwise(
     open_value, open_W, open_imp = value, W, impurity
     open_ids = np.array([0])
     depth = 0
-    score_fn = None if regression else SPLIT_SCORES[criterion]
-    neg_inf = -np.inf
 
     while open_ids.size:
         J = open_ids.size
-        n_a = int(seg_len.sum())
-        starts = np.concatenate([[0], np.cumsum(seg_len)[:-1]])
-        node_of_pos = np.repeat(np.arange(J, dtype=np.int32), seg_len)
-        # no cut after a segment's last row; min_samples_leaf rows on each side
-        base_bad = np.zeros(n_a, dtype=bool)
-        base_bad[starts + seg_len - 1] = True
-        if msl > 1:
-            pos_in_seg = np.arange(n_a) - np.repeat(starts, seg_len)
-            base_bad |= pos_in_seg < msl - 1
-            pos_in_seg -= np.repeat(seg_len, seg_len)
-            base_bad |= pos_in_seg > -msl - 1  # right side: len - p - 1 < msl
-            del pos_in_seg
-        if unit:
-            w_left = np.arange(1.0, n_a + 1.0)
-            w_left -= np.repeat(starts.astype(float), seg_len)
-            w_right = np.repeat(open_W, seg_len)
-            w_right -= w_left
-        if regression:
-            mean_pos = np.repeat(open_value[:, 0], seg_len)
-        else:
-            tot_pos = ([np.repeat(open_value[:, k], seg_len) for k in range(K)] if K > 2
-                       else [None, np.repeat(open_value[:, 1], seg_len)])
-        best_val = np.full(J, neg_inf)
-        best_f = np.full(J, -1, dtype=np.int64)
-        best_p = np.zeros(J, dtype=np.int64)
-
-        with np.errstate(divide="ignore", invalid="ignore"):
-            for f in range(m):
-                P = lists[f]
-                g = P >> SHIFT  # 2·rank + close: equal ranks cannot be cut apart
-                invalid = np.empty(n_a, dtype=bool)
-                np.equal(g[1:], g[:-1], out=invalid[:-1])
-                invalid[-1] = True
-                invalid |= base_bad
-                if reach[f] is not None:
-                    # after a value with a close successor: is the next rank far enough?
-                    chk = np.flatnonzero(_code_bits(P[:-1], 1 << ybits).view(bool))
-                    chk = chk[~invalid[chk]]
-                    close_ranks, first_far = reach[f]
-                    far = first_far[np.searchsorted(close_ranks, g[chk] >> 1)]
-                    invalid[chk[(g[chk + 1] >> 1) < far]] = True
-                del g
-                rows = None if (unit and K == 2) else P & ROW
-                if not unit:
-                    ws = w[rows]
-                    w_left = np.cumsum(ws)
-                    w_left -= np.repeat(w_left[starts] - ws[starts], seg_len)
-                    w_right = np.repeat(open_W, seg_len)
-                    w_right -= w_left
-                if regression:
-                    c = y[rows] - mean_pos  # centred responses, weighted below
-                    if not unit:
-                        c *= ws
-                    base = c[starts]
-                    np.cumsum(c, out=c)
-                    c -= np.repeat(c[starts] - base, seg_len)
-                    score = squared_error_split_score(c, w_left, w_right)
-                    del c
-                else:
-                    left = []
-                    for k in (range(1, 2) if K == 2 else range(K)):
-                        ind = _code_bits(P, 1) if K == 2 else (y[rows] == k)
-                        if unit:
-                            # left counts inside each segment: one cumulative sum,
-                            # restarted at every segment by removing the previous total
-                            c = ind.astype(np.float64)
-                            c[starts[1:]] -= open_value[:-1, k]
-                            np.cumsum(c, out=c)
-                        else:
-                            c = ws * ind
-                            base = c[starts]
-                            np.cumsum(c, out=c)
-                            c -= np.repeat(c[starts] - base, seg_len)
-                        left.append(c)
-                        del c, ind
-                    if K == 2:
-                        l1 = left.pop()
-                        r1 = tot_pos[1] - l1
-                        if criterion == "gini":
-                            score = score_fn([None, l1], [None, r1], w_left, w_right)
-                        else:
-                            score = score_fn([w_left - l1, l1], [w_right - r1, r1], w_left, w_right)
-                        del l1, r1
-                    else:
-                        right = [tot_pos[k] - left[k] for k in range(K)]
-                        score = score_fn(left, right, w_left, w_right)
-                        del right
-                    del left
-                del rows
-                np.copyto(score, neg_inf, where=invalid)
-                del invalid
-                seg_max = np.maximum.reduceat(score, starts)
-                # a later feature must beat the best so far by more than a tie;
-                # within the feature, the first cut that ties with its maximum
-                better = tie_floor(seg_max) > best_val
-                if better.any():
-                    target = np.repeat(np.where(better, tie_floor(seg_max), np.inf), seg_len)
-                    hit = np.flatnonzero(score >= target)
-                    del target
-                    hn = node_of_pos[hit]
-                    first = np.ones(hit.shape[0], dtype=bool)
-                    first[1:] = hn[1:] != hn[:-1]
-                    hn, hp = hn[first], hit[first]
-                    best_val[hn] = seg_max[hn]
-                    best_f[hn] = f
-                    best_p[hn] = hp
-                del score
-        if not unit:
-            del ws
-        del w_left, w_right, node_of_pos, base_bad
-
+        level = _Level.of(seg_len, open_value, open_W, data)
+        allowed = (None if max_features is None
+                   else _features_per_node(X, lists, level, max_features, seed))
+        # ---- score every cut of every open node, feature by feature; keep each node's best
+        best_f, best_p = _choose_cuts(lists, reach, level, data, allowed)
         has_cut = best_f >= 0
         if not has_cut.any():
             break
-        # ---- which rows go right: positions after the chosen cut in the chosen feature
+        # ---- partition: which rows go right of the chosen cut, and the thresholds
         cut_nodes = np.flatnonzero(has_cut)
-        lower_row = np.empty(cut_nodes.size, dtype=np.int64)
-        upper_row = np.empty(cut_nodes.size, dtype=np.int64)
-        go_right[:] = 0
-        for f in np.unique(best_f[cut_nodes]):
-            sel = best_f[cut_nodes] == f
-            js = cut_nodes[sel]
-            P = lists[f]
-            lower_row[sel] = P[best_p[js]] & ROW
-            upper_row[sel] = P[best_p[js] + 1] & ROW
-            lens = seg_len[js]
-            pos = np.repeat(starts[js] - np.concatenate([[0], np.cumsum(lens)[:-1]]),
-                            lens) + np.arange(int(lens.sum()))
-            go_right[P[pos] & ROW] = pos > np.repeat(best_p[js], lens)
-            del pos
+        lower_row, upper_row = _rows_going_right(lists, best_f, best_p, cut_nodes, level,
+                                                 go_right)
         feat = best_f[cut_nodes]
         thr = midpoint_threshold(X[lower_row, feat], X[upper_row, feat])
 
@@ -429,12 +527,12 @@ def grow_levelwise(
         key = 2 * node_of_row[alive].astype(np.intp)
         key += go_right[alive]
         c_value, c_W, c_n, c_imp = node_summaries(key, y[alive], None if unit else w[alive],
-                                                  2 * J, K, criterion)
+                                                  2 * J, K, crit)
         WL, WR = c_W[0::2], c_W[1::2]
         impL, impR = c_imp[0::2], c_imp[1::2]
         Wt = open_W
         improvement = (Wt / W_root) * (open_imp - (WR / Wt * impR) - (WL / Wt * impL))
-        do_split = has_cut & ~(improvement + EPSILON < min_impurity_decrease)
+        do_split = has_cut & ~(improvement + IMPURITY_TOLERANCE < min_impurity_decrease)
         if not do_split.any():
             break
         s_nodes = np.flatnonzero(do_split)
@@ -445,42 +543,15 @@ def grow_levelwise(
         nodes.split(open_ids[s_nodes], feat[in_cut], thr[in_cut], child_ids[0::2])
 
         # ---- the open children, in order, and each feature's rows partitioned into them
-        child_open = (c_n[slots] >= mss) & (c_imp[slots] > EPSILON) & (depth + 1 < max_depth)
+        child_open = ((c_n[slots] >= mss) & (c_imp[slots] > IMPURITY_TOLERANCE)
+                      & (depth + 1 < max_depth))
         depth += 1
         open_slots = slots[child_open]
         if open_slots.size == 0:
             break
-        # every slot (node j, side b) gets a region of the new lists: open children first,
-        # in order, then all other rows (closed children, nodes that became leaves)
         slot_size = c_n.astype(np.int64)
         slot_size[0::2][~has_cut] = seg_len[~has_cut]  # rows of uncut nodes sit on side 0
-        is_open = np.zeros(2 * J, dtype=bool)
-        is_open[open_slots] = True
-        slot_rank = np.concatenate([np.flatnonzero(is_open), np.flatnonzero(~is_open)])
-        slot_base = np.empty(2 * J, dtype=np.int64)
-        slot_base[slot_rank] = np.concatenate([[0], np.cumsum(slot_size[slot_rank])[:-1]])
-        n_new = int(slot_size[open_slots].sum())
-        # within a node the left rows keep their order, and so do the right ones: the
-        # left rows of all nodes, in list order, fill the left slots one after another
-        # (likewise the right ones), so their places are the same for every feature
-        dest = []
-        for b in (0, 1):
-            size_b = slot_size[b::2]
-            before = np.concatenate([[0], np.cumsum(size_b)[:-1]])
-            dest.append(np.arange(int(size_b.sum())) + np.repeat(slot_base[b::2] - before,
-                                                                   size_b))
-        for f in range(m):
-            P = lists[f]
-            rows = P & ROW
-            right = go_right[rows].view(bool)
-            del rows
-            full = np.empty(n_a, dtype=np.int64)
-            full[dest[0]] = P[~right]
-            full[dest[1]] = P[right]
-            del right, P
-            lists[f] = full[:n_new]
-            del full
-        del dest
+        _partition_lists(lists, go_right, slot_size, open_slots, level.n_a)
         new_index = np.full(2 * J, -1, dtype=np.int32)
         new_index[open_slots] = np.arange(open_slots.size)
         node_of_row[alive] = new_index[key]
@@ -492,69 +563,3 @@ def grow_levelwise(
         open_W = c_W[open_slots]
         open_imp = c_imp[open_slots]
     return nodes.tree(regression, metadata or {})
-
-
-def apply_binary(tree: Tree, X, *, steps: int = 6) -> np.ndarray:
-    """The leaf each row reaches in a tree of ``THRESHOLD`` splits only (CART on numeric
-    data), for complete numeric ``X``: all rows go down together, one level per step.
-
-    The same walk as :meth:`treebook.tree.Tree.apply`, specialised: with no categories,
-    no missing values and exactly two branches per test, a step is three gathers
-    (feature, value, threshold), a comparison and a fourth gather (child) over the rows
-    still moving. The tables are laid out for the cache: nodes renumbered breadth-first
-    (the top levels, which every row visits, form one small block) and doubled, so that
-    branch ``b`` of node ``i`` is entry ``2i + b`` of one child table; a leaf points to
-    itself, so rows that arrived early can take up to ``steps`` more steps before the
-    finished ones are dropped. Rows go in blocks of 8,192, and every index array is
-    ``intp`` (numpy converts narrower index arrays on every gather).
-    """
-    if np.any((tree.kind != NodeKind.LEAF) & (tree.kind != NodeKind.THRESHOLD)):
-        raise ValueError("apply_binary needs a tree of threshold splits only")
-    X = np.ascontiguousarray(X, dtype=float)
-    n, m = X.shape
-    N = tree.node_count
-    internal = tree.kind == NodeKind.THRESHOLD
-    out = np.zeros(n, dtype=np.int64)
-    if not internal[0]:
-        return out
-    # breadth-first ids (pre-order within a depth); tables indexed by 2·id + branch
-    old_of = np.argsort(tree.depth, kind="stable")
-    new_of = np.empty(N, dtype=np.intp)
-    new_of[old_of] = np.arange(N)
-    ids = np.flatnonzero(internal)
-    ptr = tree.children_ptr[ids]
-    child = np.repeat(2 * np.arange(N, dtype=np.intp), 2)  # leaves lead back to themselves
-    child[2 * new_of[ids]] = 2 * new_of[tree.children[ptr]]
-    child[2 * new_of[ids] + 1] = 2 * new_of[tree.children[ptr + 1]]
-    feature = np.zeros(2 * N, dtype=np.int16 if m < 2**15 else np.intp)
-    threshold = np.full(2 * N, np.inf)
-    for b in (0, 1):
-        feature[2 * new_of[ids] + b] = tree.feature[ids]
-        threshold[2 * new_of[ids] + b] = tree.threshold[ids]
-    leaf = np.repeat(~internal[old_of], 2)
-
-    block = 1 << 13  # rows per block: every array of a step stays in the cache
-    f_buf, x_buf = np.empty(block, dtype=np.intp), np.empty(block)
-    t_buf, go_buf = np.empty(block), np.empty(block, dtype=bool)
-    for b0 in range(0, n, block):
-        flat = X[b0 : b0 + block].ravel()
-        nb = flat.shape[0] // m
-        pos = np.arange(nb, dtype=np.intp) * m  # where each row starts in ``flat``
-        node = np.zeros(nb, dtype=np.intp)
-        row = np.arange(nb)
-        while row.size:
-            k = row.size
-            f, x, t, go = f_buf[:k], x_buf[:k], t_buf[:k], go_buf[:k]
-            for _ in range(steps):
-                np.add(pos, feature[node], out=f)
-                np.take(flat, f, out=x, mode="clip")
-                np.take(threshold, node, out=t, mode="clip")
-                np.greater(x, t, out=go)
-                node += go
-                np.take(child, node, out=node, mode="clip")
-            done = leaf[node]
-            if done.any():
-                out[b0 + row[done]] = old_of[node[done] // 2]
-                keep = ~done
-                pos, node, row = pos[keep], node[keep], row[keep]
-    return out

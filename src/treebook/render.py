@@ -46,6 +46,7 @@ from typing import Any, Iterable
 import graphviz
 import numpy as np
 
+from .splits import get_routing
 from .tree import NodeKind, Tree
 
 __all__ = [
@@ -188,13 +189,16 @@ def branch_conditions(tree: Tree, node: int) -> list[Condition]:
     return out
 
 
-def path_conditions(tree: Tree, node: int, *, unknown_shares: bool = False) -> list[Condition]:
+def path_conditions(tree: Tree, node: int, *, unknown_shares: bool = False,
+                    missing="distribute") -> list[Condition]:
     """The conditions on the path from the root to ``node`` (root first).
 
-    With ``unknown_shares=True`` each condition carries the share of its parent's training
-    weight that went down its branch: the weight a case with an unknown value takes into
-    it under :meth:`~treebook.tree.Tree.route` with ``missing="distribute"``.
+    With ``unknown_shares=True`` each condition carries the weight a case with an unknown
+    value takes into its branch under the routing policy ``missing``
+    (:meth:`treebook.splits.Split.route`; C4.5's ``"distribute"``: the branch's share of
+    its parent's training weight), as :meth:`~treebook.tree.Tree.route` sends it.
     """
+    policy = get_routing(missing) if unknown_shares else None
     conds = []
     child = int(node)
     parent = int(tree.parent[child])
@@ -203,8 +207,7 @@ def path_conditions(tree: Tree, node: int, *, unknown_shares: bool = False) -> l
         branch = int(np.flatnonzero(siblings == child)[0])
         cond = branch_conditions(tree, parent)[branch]
         if unknown_shares:
-            total = float(tree.weighted_n[siblings].sum())
-            share = float(tree.weighted_n[child]) / total if total > 0 else 0.0
+            share = float(policy.shares(tree.weighted_n[siblings])[branch])
             cond = Condition(cond.feature, cond.op, cond.value, share)
         conds.append(cond)
         child, parent = parent, int(tree.parent[parent])
@@ -300,7 +303,7 @@ class RuleSet(list):
 
 
 def to_rules(tree: Tree, *, target_name: str = "class", simplify: bool = True,
-             show_missing: bool = False) -> RuleSet:
+             show_missing: bool = False, missing="distribute") -> RuleSet:
     """One IF-THEN rule per leaf, in the leaves' left-to-right order.
 
     With ``simplify=True`` repeated tests of the same feature on a path are merged (the
@@ -309,12 +312,13 @@ def to_rules(tree: Tree, *, target_name: str = "class", simplify: bool = True,
     ``age > 20 AND age <= 60 AND age <= 40``.
     With ``show_missing=True`` (for trees that route unknown values fractionally, as
     C4.5's) each condition also states the weight a case with an unknown value carries
-    into its branch; merged tests of one feature multiply their weights.
+    into its branch under the routing policy ``missing``; merged tests of one feature
+    multiply their weights.
     """
     rules = RuleSet()
     classes = _class_names(tree) if not tree.is_regression else []
     for leaf in np.flatnonzero(tree.is_leaf):
-        conds = path_conditions(tree, leaf, unknown_shares=show_missing)
+        conds = path_conditions(tree, leaf, unknown_shares=show_missing, missing=missing)
         if simplify:
             conds = _simplify(conds)
         n = float(tree.weighted_n[leaf])

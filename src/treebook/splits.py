@@ -1,6 +1,7 @@
-"""Candidate splits for one node, and the statistics every criterion scores them by.
+"""Splits: the test at a node, how cases travel through it, and the statistics criteria
+score candidate tests by.
 
-A criterion (:mod:`treebook.impurity`) scores a *contingency table*: the class counts of
+A criterion (:mod:`treebook.criteria`) scores a *contingency table*: the class counts of
 each branch, shape ``(V, K)``. This module turns a node's cases into such tables:
 
 * :func:`categorical_table` — one branch per category (a multiway split, ID3/C4.5/CLS);
@@ -8,32 +9,180 @@ each branch, shape ``(V, K)``. This module turns a node's cases into such tables
   from **one sort and one cumulative sum** (a ``(n_cuts, 2, K)`` stack of tables), never
   the O(n²) loop that builds a mask per candidate threshold;
 * :func:`threshold_moments` — the same scan for regression (sums of ``w``, ``w·y``,
-  ``w·y²`` on each side).
+  ``w·y²`` on each side);
+* :func:`node_summaries` — the statistics of many nodes at once (class counts or mean,
+  weight, size, impurity), the one place every grower takes them from.
 
-A chosen split is a :class:`Split`; :func:`branch_index` sends feature values down it
-with the same rules :class:`treebook.tree.Tree` uses at prediction time.
+**Routing.** A chosen test is a :class:`Split`, and :meth:`Split.route` is the one rule
+for where a case goes at a node and with what share of its weight. A case with a known
+value takes its branch (:func:`branch_codes`, used by :class:`treebook.tree.Tree` for
+prediction too); a case whose value is missing, or whose category has no branch at the
+node, is handled by a :class:`RoutingPolicy`: ``"stop"`` (:class:`StopRouting`: it stays
+at the node) or ``"distribute"`` (:class:`FractionalRouting`, C4.5: it goes down every
+branch with the branch's share of the training weight). Policies live in a registry
+(:func:`register_routing`), so a new rule (majority branch, learned direction, …) is one
+object, used alike by the grower, prediction, pruning and the rules.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import IntEnum
+from typing import NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 
-from .tree import NodeKind
+from . import impurity as imp
 
 __all__ = [
+    "NodeKind",
     "Split",
+    "RoutingPolicy",
+    "StopRouting",
+    "FractionalRouting",
+    "ROUTING_POLICIES",
+    "register_routing",
+    "get_routing",
+    "branch_codes",
     "branch_index",
     "best_index",
     "categorical_table",
     "multiway_split",
     "threshold_tables",
     "threshold_moments",
+    "NodeSummaries",
+    "node_summaries",
+    "IMPURITY_TOLERANCE",
 ]
 
-MISSING = -2  # branch_index code for a missing value
-UNSEEN = -1  # branch_index code for a category with no branch
+
+class NodeKind(IntEnum):
+    """The kind of test at a node (see :class:`treebook.tree.Tree`)."""
+
+    LEAF = 0
+    THRESHOLD = 1
+    MULTIWAY = 2
+    SUBSET = 3
+
+
+#: raw branch code of a missing value (NaN); as a routing decision: "down every branch"
+MISSING = -2
+#: raw branch code of a category with no branch at the node; as a decision: "stay here"
+UNSEEN = -1
+STOP = UNSEEN
+FAN = MISSING
+
+
+def branch_codes(kind, threshold, code_start, code_width, branch_of_code, x) -> np.ndarray:
+    """The branch each value ``x`` takes at its node: ``0 … V-1``, ``UNSEEN`` (-1: a
+    category with no branch there, or a leaf) or ``MISSING`` (-2: NaN).
+
+    Every argument but ``branch_of_code`` is per case (or broadcasts): the node's
+    :class:`NodeKind`, its threshold, and where its ``branch_of_code`` entries start and
+    how many there are. ``THRESHOLD``: ``x > t`` takes branch 1, else 0; ``MULTIWAY`` /
+    ``SUBSET``: category code ``c`` takes ``branch_of_code[start + c]``. This is the whole
+    rule for known values; :meth:`Split.branch` and :meth:`treebook.tree.Tree.route` both
+    use it.
+    """
+    x = np.asarray(x, dtype=float)
+    n = x.shape[0]
+    kind = np.broadcast_to(np.asarray(kind), (n,))
+    out = np.full(n, UNSEEN, dtype=np.int64)
+    missing = np.isnan(x)
+    thr = (kind == NodeKind.THRESHOLD) & ~missing
+    if np.any(thr):
+        t = np.broadcast_to(np.asarray(threshold, dtype=float), (n,))
+        out[thr] = (x[thr] > t[thr]).astype(np.int64)
+    cat = ((kind == NodeKind.MULTIWAY) | (kind == NodeKind.SUBSET)) & ~missing
+    if np.any(cat):
+        code = x[cat].astype(np.int64)
+        start = np.broadcast_to(np.asarray(code_start, dtype=np.int64), (n,))[cat]
+        width = np.broadcast_to(np.asarray(code_width, dtype=np.int64), (n,))[cat]
+        known = (code >= 0) & (code < width)
+        b = np.full(code.shape[0], UNSEEN, dtype=np.int64)
+        b[known] = branch_of_code[start[known] + code[known]]
+        out[cat] = b
+    out[missing & (kind != NodeKind.LEAF)] = MISSING
+    return out
+
+
+# ------------------------------------------------------------------------- routing policies
+@runtime_checkable
+class RoutingPolicy(Protocol):
+    """What happens to a case that has no known branch at a node.
+
+    ``decide(codes)`` maps raw branch codes (``>= 0``, ``UNSEEN``, ``MISSING``) to where
+    each case goes: a branch ``>= 0``, ``STOP`` (it stays at the node) or ``FAN`` (it goes
+    down every branch, its weight multiplied by the branch's share). ``shares(weights)``
+    gives those shares from the branches' training weights (last axis = branches).
+    """
+
+    def decide(self, codes: np.ndarray) -> np.ndarray: ...
+
+    def shares(self, branch_weight: np.ndarray) -> np.ndarray: ...
+
+
+@dataclass(frozen=True)
+class StopRouting:
+    """A case with a missing value or an unseen category stops at the node and gets the
+    node's prediction (ID3, CART and CLS here)."""
+
+    def decide(self, codes):
+        return np.where(np.asarray(codes) >= 0, codes, STOP)
+
+    def shares(self, branch_weight):
+        return np.zeros_like(np.asarray(branch_weight, dtype=float))
+
+
+@dataclass(frozen=True)
+class FractionalRouting:
+    """C4.5's rule (Quinlan 1993, ch. 3; J48's ``C45Split.weights``): a case whose value
+    is unknown goes down every branch with weight ``w · |D_v| / Σ_u |D_u|``, the branch's
+    share of the node's known training weight; so does a category with no branch at the
+    node (``unseen="fan"``; ``"stop"`` keeps it at the node). With no training weight on
+    any branch the shares are equal."""
+
+    unseen: str = "fan"
+
+    def decide(self, codes):
+        codes = np.asarray(codes)
+        out = np.where(codes == MISSING, FAN, codes)
+        return np.where(out == UNSEEN, FAN if self.unseen == "fan" else STOP, out)
+
+    def shares(self, branch_weight):
+        bw = np.asarray(branch_weight, dtype=float)
+        tot = bw.sum(axis=-1, keepdims=True)
+        if bw.ndim == 1:
+            return bw / tot if tot[0] > 0 else np.full(bw.shape, 1.0 / bw.shape[0])
+        safe = np.where(tot > 0, tot, 1.0)
+        return np.where(tot > 0, bw / safe, 1.0 / bw.shape[-1])
+
+
+#: the routing policies by name; :func:`register_routing` adds one
+ROUTING_POLICIES: dict = {"stop": StopRouting(), "distribute": FractionalRouting()}
+
+
+def register_routing(name: str, policy: RoutingPolicy) -> RoutingPolicy:
+    """Make ``policy`` available by ``name`` wherever a routing is chosen (``grow_tree``'s
+    ``missing``, :meth:`treebook.tree.Tree.route`, C4.5's ``missing``)."""
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"name must be a non-empty string; got {name!r}")
+    if not isinstance(policy, RoutingPolicy):
+        raise TypeError("policy must have decide(codes) and shares(branch_weight) methods; "
+                        f"got {policy!r}")
+    ROUTING_POLICIES[name] = policy
+    return policy
+
+
+def get_routing(missing) -> RoutingPolicy:
+    """The policy named ``missing`` (or ``missing`` itself if it is a policy)."""
+    if isinstance(missing, str):
+        if missing not in ROUTING_POLICIES:
+            raise ValueError(f"missing must be one of {list(ROUTING_POLICIES)}; got {missing!r}")
+        return ROUTING_POLICIES[missing]
+    if isinstance(missing, RoutingPolicy):
+        return missing
+    raise TypeError(f"missing must be a routing name or policy; got {missing!r}")
 
 
 @dataclass
@@ -48,24 +197,38 @@ class Split:
     n_branches: int = 2
     info: dict | None = None  # learner-specific numbers (gain, split info, …) for display
 
+    def branch(self, x: np.ndarray) -> np.ndarray:
+        """Raw branch code of each value of ``x``: ``0 … V-1``, ``UNSEEN`` or ``MISSING``."""
+        table = self.branch_of_code if self.branch_of_code is not None else np.empty(0, np.int64)
+        return branch_codes(self.kind, self.threshold, 0, table.shape[0], table, x)
+
+    def route(self, x: np.ndarray, branch_weight, missing="stop"):
+        """Where the cases with values ``x`` go at this node, and with what share.
+
+        Returns ``(go, share)``: ``go[i]`` is case ``i``'s branch, ``STOP`` (-1: it stays
+        at the node) or ``FAN`` (-2: it goes down every branch ``b`` with its weight times
+        ``share[b]``). ``branch_weight`` holds the training weight of each branch (the
+        known cases that took it); ``missing`` is a routing policy or its name.
+        """
+        policy = get_routing(missing)
+        return policy.decide(self.branch(x)), policy.shares(branch_weight)
+
+    def route_cases(self, x: np.ndarray, w: np.ndarray, missing="stop"):
+        """:meth:`route` for training cases: the branch weights are those of the cases
+        themselves that have a known branch (the rule of growing and of C4.5's subtree
+        raising). Returns ``(go, share, known_weight)``."""
+        policy = get_routing(missing)
+        raw = self.branch(x)
+        known = raw >= 0
+        nb = self.n_branches
+        known_w = np.bincount(raw[known], weights=w[known], minlength=nb)[:nb]
+        return policy.decide(raw), policy.shares(known_w), known_w
+
 
 def branch_index(split: Split, x: np.ndarray) -> np.ndarray:
-    """Branch taken by each value of ``x``: ``0 … V-1``, ``-1`` unseen, ``-2`` missing."""
-    x = np.asarray(x, dtype=float)
-    out = np.full(x.shape[0], UNSEEN, dtype=np.int64)
-    missing = np.isnan(x)
-    known = ~missing
-    if split.kind == NodeKind.THRESHOLD:
-        out[known] = (x[known] > split.threshold).astype(np.int64)
-    else:
-        codes = x[known].astype(np.int64)
-        table = split.branch_of_code
-        ok = (codes >= 0) & (codes < table.shape[0])
-        b = np.full(codes.shape[0], UNSEEN, dtype=np.int64)
-        b[ok] = table[codes[ok]]
-        out[known] = b
-    out[missing] = MISSING
-    return out
+    """Branch taken by each value of ``x``: ``0 … V-1``, ``-1`` unseen, ``-2`` missing
+    (:meth:`Split.branch`)."""
+    return split.branch(x)
 
 
 def best_index(scores, rtol: float = 1e-12) -> int:
@@ -170,6 +333,11 @@ def threshold_moments(x, y, w):
 # =========================================================================================
 # CART (chapter 4): binary splits — the score a scan maximises, thresholds, category subsets
 # =========================================================================================
+#: scikit-learn's ``EPSILON`` (machine epsilon), CART's one tolerance on impurity: a node
+#: whose impurity is ``<= IMPURITY_TOLERANCE`` is pure, and a split is kept when its
+#: ``improvement + IMPURITY_TOLERANCE >= min_impurity_decrease``
+IMPURITY_TOLERANCE = float(np.finfo(np.float64).eps)
+
 #: scikit-learn's ``FEATURE_THRESHOLD``: two sorted values closer than this are treated as
 #: equal, so no cut is placed between them
 FEATURE_THRESHOLD = 1e-7
@@ -248,9 +416,6 @@ def squared_error_split_score(s_left, w_left, w_right):
     return s_left * s_left * (1.0 / w_left + 1.0 / w_right)
 
 
-SPLIT_SCORES = {"gini": gini_split_score, "entropy": entropy_split_score}
-
-
 def category_order(table, *, by: str = "class1", means=None):
     """Codes of the categories present in ``table`` (``(L, K)`` class weights per
     category), in Breiman's order: by the proportion of class 1 (``by="class1"``), of
@@ -310,3 +475,62 @@ def subset_branch_of_code(left_mask, present) -> np.ndarray:
     out[np.asarray(present, dtype=np.int64)] = 1
     out[left_mask] = 0
     return out
+
+
+# =========================================================================================
+# Node statistics: one place for every grower
+# =========================================================================================
+class NodeSummaries(NamedTuple):
+    """Statistics of a batch of nodes, one row per node (see :func:`node_summaries`)."""
+
+    value: np.ndarray       # (n_nodes, K) class weights, or (n_nodes, 1) mean response
+    weighted_n: np.ndarray  # (n_nodes,) total weight
+    n_samples: np.ndarray   # (n_nodes,) number of rows
+    impurity: np.ndarray    # (n_nodes,) impurity under the criterion
+
+
+#: a regression node whose variance is at most this fraction of its mean square is checked
+#: for equal responses (rounding residue, not spread)
+CONSTANT_RESIDUE = 1e-12
+
+
+def node_summaries(keys, y, w, n_nodes: int, n_classes: int, criterion) -> NodeSummaries:
+    """Statistics of many nodes at once from rows labelled by node ``keys``.
+
+    ``w=None`` means unit weights (the sums are then counts: the same numbers).
+    Returns :class:`NodeSummaries` ``(value, weighted_n, n_samples, impurity)``:
+    classification ``value`` = weighted class counts ``C_k`` and impurity by
+    ``criterion`` (a :class:`treebook.criteria.Criterion`, its ``node_impurity``);
+    regression (``n_classes=0``) ``value`` = the weighted mean ``ȳ = S1/W`` and impurity
+    ``S2/W - ȳ²`` (scikit-learn's formula), with ``W = Σ w``, ``S1 = Σ w y``,
+    ``S2 = Σ w y²``. Every sum is a ``np.bincount``, which adds in row order: the
+    recursive grower calls this for one node (all keys 0) and gets the same bits as the
+    level-wise grower calling it for a whole level.
+    """
+    keys = np.asarray(keys, dtype=np.intp)
+    n = np.bincount(keys, minlength=n_nodes)
+    W = n.astype(float) if w is None else np.bincount(keys, weights=w, minlength=n_nodes)
+    if n_classes == 0:
+        wy = y if w is None else w * y
+        S1 = np.bincount(keys, weights=wy, minlength=n_nodes)
+        S2 = np.bincount(keys, weights=wy * y, minlength=n_nodes)
+        safe = np.where(W > 0, W, 1.0)
+        value = (S1 / safe)[:, None]
+        from_sums = getattr(criterion, "impurity_from_sums", imp.variance_from_sums)
+        impurity = np.asarray(from_sums(W, S1, S2, check=False), dtype=float)
+        # equal values have variance 0, but S2/W - ȳ² leaves rounding residue (≈ 4e-16 for
+        # ten copies of 1.1): a node of equal responses is pure, however it was summed
+        tiny = np.flatnonzero((impurity > 0) & (impurity <= CONSTANT_RESIDUE * (S2 / safe)))
+        if tiny.size:
+            rows = np.isin(keys, tiny) if w is None else np.isin(keys, tiny) & (w > 0)
+            k, v = keys[rows], y[rows]
+            lo = np.full(n_nodes, np.inf)
+            hi = np.full(n_nodes, -np.inf)
+            np.minimum.at(lo, k, v)
+            np.maximum.at(hi, k, v)
+            impurity[tiny[lo[tiny] == hi[tiny]]] = 0.0
+    else:
+        flat = np.bincount(keys * n_classes + y, weights=w, minlength=n_nodes * n_classes)
+        value = flat.reshape(n_nodes, n_classes).astype(float)
+        impurity = np.asarray(criterion.node_impurity(value), dtype=float)
+    return NodeSummaries(value, W, n, impurity.reshape(n_nodes))

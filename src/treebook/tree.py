@@ -22,34 +22,50 @@ ids follow a depth-first pre-order, whichever grower built the tree):
 ``impurity[i]``        the node's impurity under the criterion that grew the tree
 =====================  =======================================================================
 
-Categorical features reach the tree as integer codes (see :mod:`treebook.data`); numeric
+Categorical features reach the tree as integer codes (see :mod:`treebook.encoding`); numeric
 features as floats; a missing value as NaN. A category code that has no branch at a node
 (or a negative code: a category never seen in training) stops the case at that node, so
 its prediction is that node's class distribution: never a crash, never ``None``.
 
 Prediction walks all rows down the tree together, one depth level per step: the Python
-loop runs ``max_depth`` times, never once per row.
+loop runs ``max_depth`` times, never once per row. Where a row goes at a node is the rule
+of :mod:`treebook.splits` (:func:`~treebook.splits.branch_codes` for known values, a
+:class:`~treebook.splits.RoutingPolicy` for missing values and unseen categories), the same
+rule the growers and pruning use; on trees of numeric thresholds only, :func:`apply_binary`
+is the same walk laid out for the cache.
+
+This module imports no grower: growers (:mod:`treebook.grow`, :mod:`treebook.levelwise`)
+build trees through :class:`TreeBuilder`, pruning (:mod:`treebook.prune`) makes them
+smaller through :meth:`Tree.prune`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from enum import IntEnum
 
 import numpy as np
 
-__all__ = ["NodeKind", "Tree", "TreeBuilder"]
+from .splits import FAN, STOP, NodeKind, branch_codes, get_routing
 
-
-class NodeKind(IntEnum):
-    LEAF = 0
-    THRESHOLD = 1
-    MULTIWAY = 2
-    SUBSET = 3
+__all__ = ["NodeKind", "Tree", "TreeBuilder", "apply_binary"]
 
 
 @dataclass(frozen=True, eq=False)
 class Tree:
+    """A fitted decision tree of any algorithm, as flat arrays indexed by node id.
+
+    The fields are described in the module docstring (``kind``, ``feature``,
+    ``threshold``, ``children_ptr``/``children``, ``code_ptr``/``branch_of_code``,
+    ``parent``, ``depth``, ``value``, ``weighted_n``, ``n_samples``, ``impurity``), plus
+    ``is_regression`` and descriptive metadata (``feature_names``, ``categories``,
+    ``classes``, ``extra``) for drawings and rules. A tree is immutable: :meth:`prune`
+    and :meth:`truncate` return new trees. Build one with :class:`TreeBuilder`.
+
+    Routing: :meth:`apply` (the node each row ends at), :meth:`route` (end nodes with
+    weights, for fractional routing), :meth:`distribution` (class probabilities or
+    values), :meth:`decision_path`. Prediction per node: :meth:`node_prediction`.
+    """
+
     kind: np.ndarray
     feature: np.ndarray
     threshold: np.ndarray
@@ -118,15 +134,28 @@ class Tree:
             raise ValueError("a regression tree has no classes")
         return np.argmax(self.value, axis=1)
 
-    def node_prediction(self) -> np.ndarray:
+    def impurity_decrease_by_feature(self, n_features: int) -> np.ndarray:
+        """``Σ_t |D_t|·I(t) − Σ_{c child of t} |D_c|·I(c)`` over the internal nodes ``t``
+        testing each feature (unnormalised mean decrease in impurity)."""
+        out = np.zeros(int(n_features))
+        weighted = self.weighted_n * self.impurity
+        for t in np.flatnonzero(~self.is_leaf):
+            out[self.feature[t]] += weighted[t] - weighted[self.children_of(t)].sum()
+        return out
+
+    def node_prediction(self, laplace: bool = False) -> np.ndarray:
         """What each node predicts: class frequencies ``C_k/|D|`` (shape ``(n, K)``) or the
-        mean response (shape ``(n,)``). A node that no training case reached (weight 0)
-        takes the frequencies of its nearest ancestor that has cases, as C4.5 and J48
-        label an empty branch by its parent."""
+        mean response (shape ``(n,)``). With ``laplace=True`` the Laplace estimates
+        ``(C_k + 1)/(|D| + K)`` (J48's ``-A``). A node that no training case reached
+        (weight 0) takes the estimates of its nearest ancestor that has cases, as C4.5 and
+        J48 label an empty branch by its parent."""
         if self.is_regression:
             return self.value[:, 0]
         tot = self.value.sum(axis=1, keepdims=True)
-        freq = self.value / np.where(tot > 0, tot, 1.0)
+        if laplace:
+            freq = (self.value + 1.0) / (tot + self.value.shape[1])
+        else:
+            freq = self.value / np.where(tot > 0, tot, 1.0)
         if np.any(tot <= 0):
             for i in range(1, self.node_count):  # pre-order: a parent is fixed first
                 if tot[i, 0] <= 0:
@@ -135,38 +164,26 @@ class Tree:
 
     # ------------------------------------------------------------------------- routing
     def _branch(self, nodes: np.ndarray, x: np.ndarray) -> np.ndarray:
-        """Branch index taken at each node by feature value ``x``; -1 stops, -2 is missing."""
-        kind = self.kind[nodes]
-        out = np.full(nodes.shape[0], -1, dtype=np.int64)
-        missing = np.isnan(x)
-        thr = (kind == NodeKind.THRESHOLD) & ~missing
-        out[thr] = (x[thr] > self.threshold[nodes[thr]]).astype(np.int64)
-        cat = ((kind == NodeKind.MULTIWAY) | (kind == NodeKind.SUBSET)) & ~missing
-        if np.any(cat):
-            code = x[cat].astype(np.int64)
-            start = self.code_ptr[nodes[cat]]
-            width = self.code_ptr[nodes[cat] + 1] - start
-            known = (code >= 0) & (code < width)
-            b = np.full(code.shape[0], -1, dtype=np.int64)
-            b[known] = self.branch_of_code[start[known] + code[known]]
-            out[cat] = b
-        out[missing & (kind != NodeKind.LEAF)] = -2
-        return out
+        """Branch index taken at each node by feature value ``x``; -1 stops, -2 is missing
+        (the rule of :func:`treebook.splits.branch_codes`, for many nodes at once)."""
+        start = self.code_ptr[nodes]
+        return branch_codes(self.kind[nodes], self.threshold[nodes], start,
+                            self.code_ptr[nodes + 1] - start, self.branch_of_code, x)
 
-    def route(self, X, missing: str = "stop"):
+    def route(self, X, missing="stop"):
         """Send every row of ``X`` down the tree, all rows one level per step.
 
         Returns ``(rows, nodes, weights)``: row ``rows[j]`` ends at node ``nodes[j]`` with
         weight ``weights[j]``. A row stops early at a node where it has no branch.
 
-        ``missing="stop"``: a missing value (NaN) also stops the row at that node, so each
-        row appears once. ``missing="distribute"`` (C4.5): a row with a missing value goes
-        down *every* branch, with weight multiplied by the branch's share of the node's
+        ``missing`` is a routing policy (:mod:`treebook.splits`) or its name.
+        ``"stop"``: a missing value (NaN) also stops the row at that node, so each row
+        appears once. ``"distribute"`` (C4.5): a row with a missing value goes down
+        *every* branch, with weight multiplied by the branch's share of the node's
         training weight; unseen categories are treated as missing too. The weights of one
         row then sum to 1 over its end nodes.
         """
-        if missing not in ("stop", "distribute"):
-            raise ValueError(f"missing must be 'stop' or 'distribute'; got {missing!r}")
+        policy = get_routing(missing)
         X = np.asarray(X, dtype=float)
         n = X.shape[0]
         rows = np.arange(n)
@@ -179,20 +196,13 @@ class Tree:
             leaf = (self.kind[nodes] == NodeKind.LEAF) | (self.weighted_n[nodes] <= 0)
             feat = np.where(leaf, 0, self.feature[nodes])
             x = X[rows, feat]
-            branch = np.where(leaf, -1, self._branch(nodes, x))
-            if missing == "distribute":
-                unseen = (branch == -1) & ~leaf
-                branch[unseen] = -2
-            stop = branch == -1
-            if missing == "stop":
-                stop |= branch == -2
+            branch = np.where(leaf, STOP, policy.decide(self._branch(nodes, x)))
+            stop = branch == STOP
             done_rows.append(rows[stop])
             done_nodes.append(nodes[stop])
             done_w.append(weights[stop])
             go = branch >= 0
-            # in "stop" mode a missing value has already stopped its row: it must not
-            # also fan out, or the row would end at several nodes
-            fan = (branch == -2) & (missing == "distribute")
+            fan = branch == FAN
             nxt_rows = [rows[go]]
             nxt_nodes = [self.children[self.children_ptr[nodes[go]] + branch[go]]]
             nxt_w = [weights[go]]
@@ -203,10 +213,12 @@ class Tree:
                 rep_parent = np.repeat(fn, nb)
                 offs = np.arange(nb.sum()) - np.repeat(np.cumsum(nb) - nb, nb)
                 child = self.children[self.children_ptr[rep_parent] + offs]
-                share = self.weighted_n[child] / self.weighted_n[rep_parent]
-                # shares are proportional to the known cases that went down each branch
-                share_sum = np.bincount(np.repeat(np.arange(fn.size), nb), weights=share)
-                share = share / np.repeat(share_sum, nb)
+                # the policy's shares of each fanned row's branches, from the branches'
+                # training weights (relative to the node's), one row of a padded table each
+                table = np.zeros((fn.size, int(nb.max())))
+                seg = np.repeat(np.arange(fn.size), nb)
+                table[seg, offs] = self.weighted_n[child] / self.weighted_n[rep_parent]
+                share = policy.shares(table)[seg, offs]
                 nxt_rows.append(rep_rows)
                 nxt_nodes.append(child)
                 nxt_w.append(np.repeat(fw, nb) * share)
@@ -221,8 +233,6 @@ class Tree:
         X = np.asarray(X, dtype=float)
         if self._threshold_only() and not np.isnan(X).any():
             # numeric tests only and no missing value: the cache-friendly binary walk
-            from .levelwise import apply_binary
-
             return apply_binary(self, X)
         rows, nodes, _ = self.route(X, missing="stop")
         out = np.empty(X.shape[0], dtype=np.int64)
@@ -253,19 +263,18 @@ class Tree:
         data = np.ones(indices.shape[0], dtype=np.int8)
         return csr_matrix((data, indices, indptr), shape=(n, self.node_count))
 
-    def distribution(self, X, missing: str = "stop") -> np.ndarray:
+    def distribution(self, X, missing="stop", laplace: bool = False) -> np.ndarray:
         """Class probabilities (classification) or predicted value (regression) per row.
 
         Classification: the relative class frequencies ``C_k / |D|`` of the node each row
-        ends at; with ``missing="distribute"`` the frequencies of all end nodes averaged
-        with the row's routing weights (see :meth:`node_prediction` for nodes without
-        training cases).
+        ends at (their Laplace estimates with ``laplace=True``); with
+        ``missing="distribute"`` those of all end nodes averaged with the row's routing
+        weights (see :meth:`node_prediction` for nodes without training cases).
         """
-        if missing not in ("stop", "distribute"):
-            raise ValueError(f"missing must be 'stop' or 'distribute'; got {missing!r}")
+        policy = get_routing(missing)
         X = np.asarray(X, dtype=float)
-        node_value = self.node_prediction()
-        if missing == "stop" or not np.isnan(X).any() and self._threshold_only():
+        node_value = self.node_prediction(laplace=laplace)
+        if policy == get_routing("stop") or not np.isnan(X).any() and self._threshold_only():
             return node_value[self.apply(X)]  # one end node per row
         rows, nodes, w = self.route(X, missing=missing)
         n = X.shape[0]
@@ -438,3 +447,69 @@ class TreeBuilder:
             is_regression=self.is_regression,
             **metadata,
         )
+
+
+def apply_binary(tree: Tree, X, *, steps: int = 6) -> np.ndarray:
+    """The leaf each row reaches in a tree of ``THRESHOLD`` splits only (CART on numeric
+    data), for complete numeric ``X``: all rows go down together, one level per step.
+
+    The same walk as :meth:`Tree.apply` (which calls it when it can), specialised: with no categories,
+    no missing values and exactly two branches per test, a step is three gathers
+    (feature, value, threshold), a comparison and a fourth gather (child) over the rows
+    still moving. The tables are laid out for the cache: nodes renumbered breadth-first
+    (the top levels, which every row visits, form one small block) and doubled, so that
+    branch ``b`` of node ``i`` is entry ``2i + b`` of one child table; a leaf points to
+    itself, so rows that arrived early can take up to ``steps`` more steps before the
+    finished ones are dropped. Rows go in blocks of 8,192, and every index array is
+    ``intp`` (numpy converts narrower index arrays on every gather).
+    """
+    if np.any((tree.kind != NodeKind.LEAF) & (tree.kind != NodeKind.THRESHOLD)):
+        raise ValueError("apply_binary needs a tree of threshold splits only")
+    X = np.ascontiguousarray(X, dtype=float)
+    n, m = X.shape
+    N = tree.node_count
+    internal = tree.kind == NodeKind.THRESHOLD
+    out = np.zeros(n, dtype=np.int64)
+    if not internal[0]:
+        return out
+    # breadth-first ids (pre-order within a depth); tables indexed by 2·id + branch
+    old_of = np.argsort(tree.depth, kind="stable")
+    new_of = np.empty(N, dtype=np.intp)
+    new_of[old_of] = np.arange(N)
+    ids = np.flatnonzero(internal)
+    ptr = tree.children_ptr[ids]
+    child = np.repeat(2 * np.arange(N, dtype=np.intp), 2)  # leaves lead back to themselves
+    child[2 * new_of[ids]] = 2 * new_of[tree.children[ptr]]
+    child[2 * new_of[ids] + 1] = 2 * new_of[tree.children[ptr + 1]]
+    feature = np.zeros(2 * N, dtype=np.int16 if m < 2**15 else np.intp)
+    threshold = np.full(2 * N, np.inf)
+    for b in (0, 1):
+        feature[2 * new_of[ids] + b] = tree.feature[ids]
+        threshold[2 * new_of[ids] + b] = tree.threshold[ids]
+    leaf = np.repeat(~internal[old_of], 2)
+
+    block = 1 << 13  # rows per block: every array of a step stays in the cache
+    f_buf, x_buf = np.empty(block, dtype=np.intp), np.empty(block)
+    t_buf, go_buf = np.empty(block), np.empty(block, dtype=bool)
+    for b0 in range(0, n, block):
+        flat = X[b0 : b0 + block].ravel()
+        nb = flat.shape[0] // m
+        pos = np.arange(nb, dtype=np.intp) * m  # where each row starts in ``flat``
+        node = np.zeros(nb, dtype=np.intp)
+        row = np.arange(nb)
+        while row.size:
+            k = row.size
+            f, x, t, go = f_buf[:k], x_buf[:k], t_buf[:k], go_buf[:k]
+            for _ in range(steps):
+                np.add(pos, feature[node], out=f)
+                np.take(flat, f, out=x, mode="clip")
+                np.take(threshold, node, out=t, mode="clip")
+                np.greater(x, t, out=go)
+                node += go
+                np.take(child, node, out=node, mode="clip")
+            done = leaf[node]
+            if done.any():
+                out[b0 + row[done]] = old_of[node[done] // 2]
+                keep = ~done
+                pos, node, row = pos[keep], node[keep], row[keep]
+    return out

@@ -39,6 +39,8 @@ from typing import Any, Callable, Sequence
 import ipywidgets
 import numpy as np
 
+from .base import Interval, validate_params
+from .prune.error_based import CONFIDENCE
 from .render import PALETTE, to_graphviz
 
 __all__ = ["FrameSlider", "depth_explorer", "line_chart_svg"]
@@ -283,8 +285,8 @@ def _tree_sequence_slider(model, values, trees, X_train, y_train, X_test, y_test
     """
     import pandas as pd
 
-    train = [model._score_with(t, X_train, y_train) for t in trees]
-    test = [model._score_with(t, X_test, y_test) for t in trees]
+    train = [model.score_with(t, X_train, y_train) for t in trees]
+    test = [model.score_with(t, X_test, y_test) for t in trees]
     results = pd.DataFrame({key: values, "leaves": [t.n_leaves for t in trees],
                             "nodes": [t.node_count for t in trees], "train": train,
                             "test": test, **(extra_columns or {})})
@@ -320,6 +322,10 @@ def _tree_sequence_slider(model, values, trees, X_train, y_train, X_test, y_test
     return slider
 
 
+_DRAW = {"draw_depth": Interval(int, 0, None, allow_none=True)}
+
+
+@validate_params(_DRAW)
 def depth_explorer(estimator, X_train, y_train, X_test, y_test, *, depths=None,
                    draw_depth: int | None = 3, draw_kwargs: dict | None = None,
                    initial: int | None = None, sample_weight=None) -> FrameSlider:
@@ -365,6 +371,7 @@ def depth_explorer(estimator, X_train, y_train, X_test, y_test, *, depths=None,
 # =========================================================================================
 # C4.5 (chapter 3, helper ch3): a confidence-factor slider for error-based pruning
 # =========================================================================================
+@validate_params(_DRAW)
 def confidence_explorer(estimator, X_train, y_train, X_test, y_test, *,
                         confidences=(0.01, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4,
                                      0.45, 0.5),
@@ -385,9 +392,11 @@ def confidence_explorer(estimator, X_train, y_train, X_test, y_test, *,
     """
     if not hasattr(estimator, "pruned_tree"):
         raise TypeError("confidence_explorer needs a C4.5 estimator (with pruned_tree)")
-    confidences = [float(c) for c in confidences]
-    if not confidences:
+    if not len(confidences):
         raise ValueError("confidences is empty")
+    for c in confidences:
+        CONFIDENCE.check("confidences", c)
+    confidences = [float(c) for c in confidences]
     params = estimator.get_params()
     params["pruning"] = "ebp"
     model = type(estimator)(**params)
@@ -408,6 +417,7 @@ def confidence_explorer(estimator, X_train, y_train, X_test, y_test, *,
 # =========================================================================================
 # CART (chapter 4, helper ch4): an α slider over the cost-complexity pruning path
 # =========================================================================================
+@validate_params({**_DRAW, "max_frames": Interval(int, 2, None)})
 def alpha_explorer(estimator, X_train, y_train, X_test, y_test, *, risk: str | None = None,
                    max_frames: int = 40, draw_depth: int | None = 4,
                    draw_kwargs: dict | None = None, initial=None,
@@ -431,8 +441,6 @@ def alpha_explorer(estimator, X_train, y_train, X_test, y_test, *, risk: str | N
 
     if not hasattr(estimator, "ccp_alpha"):
         raise TypeError("alpha_explorer needs a CART estimator (with ccp_alpha)")
-    if isinstance(max_frames, bool) or not isinstance(max_frames, int) or max_frames < 2:
-        raise ValueError(f"max_frames must be an int >= 2; got {max_frames!r}")
     params = estimator.get_params()
     params["ccp_alpha"] = 0.0
     model = type(estimator)(**params)

@@ -7,7 +7,10 @@ records a :class:`PageReport`, which the tests below check one property at a tim
   and no local request fails;
 * the console logs no error and no script throws;
 * MathJax typeset every formula (each ``.math`` element holds an ``mjx-container``, none
-  holds a TeX error) and no raw TeX (``$$``, ``\\(``, ``\\[`` …) is left in the text;
+  holds a TeX error) and no raw TeX is left in prose: no text node outside code
+  listings, ``<code>``, scripts and typeset math holds ``$$``, ``\\(``/``\\[``, a control
+  word such as ``\\frac``, a braced ``_{…}``/``^{…}`` or a ``$x$`` (a formula that
+  Markdown broke, e.g. a wrapped line starting ``- `` that became a list item);
 * every ``<img>`` loaded (``naturalWidth > 0``) and every inline SVG has content;
 * every kernel-free slider (``.tb-slider``, the contract in ``treebook.widgets``) has
   ``data-frame-count`` frames, exactly one shown, and the keyboard moves through them;
@@ -20,7 +23,6 @@ shown to fail when it should.
 
 from __future__ import annotations
 
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,33 +30,42 @@ from pathlib import Path
 import pytest
 
 from book_site import serve_directory
+from headless_chromium import browser, keep_requests_local  # noqa: F401 - browser is a fixture
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import sync_playwright
 
-CHROMIUM = os.environ.get("TREEBOOK_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 MATHJAX_TIMEOUT_MS = 30_000
 
-# Raw TeX that MathJax should have replaced, searched in the page text outside code.
-RAW_TEX = re.compile(
-    r"\$\$|\\\(|\\\)|\\\[|\\\]|\\begin\{|\$[^$\n]{0,200}\\[A-Za-z]+[^$\n]{0,200}\$"
-)
+# Raw TeX that MathJax should have replaced, searched in each text node outside code.
+RAW_TEX = re.compile(r"""
+    \$\$                                     # display-math delimiters
+  | \\[()\[\]]                               # \( \) \[ \]
+  | \\(?:[A-Za-z]+|[{}|,;!])                # a control word (\frac, \Delta …) or \{ \, …
+  | [_^]\{                                  # a braced subscript or superscript: D_{v0}
+  | \$(?=[^\s$])[^$\n]{0,200}?(?<=[^\s$])\$  # $…$ with no space inside the dollars
+""", re.VERBOSE)
 
-# Page text with code, scripts and typeset math removed (textContent of a clone, so
-# hidden solutions and hidden slider frames are searched too).
-_TEXT_OUTSIDE_CODE_JS = """() => {
-  const clone = document.body.cloneNode(true);
-  clone.querySelectorAll('pre, code, script, style, textarea, mjx-container, .highlight')
-       .forEach(e => e.remove());
-  return clone.textContent;
+# Every text node of the page outside code listings, scripts and typeset math that holds
+# a backslash, a dollar, _ or ^, with where it is (hidden solutions and hidden slider frames
+# are searched too). One node at a time: a formula broken by Markdown (a wrapped line
+# that became a list item) leaves its halves in separate nodes.
+_TEXT_NODES_JS = """() => {
+  const skip = 'pre, code, kbd, samp, script, style, textarea, mjx-container, .highlight';
+  const where = el => {  // the tag and the ids of its two nearest named ancestors
+    const ids = [];
+    for (let a = el.closest('[id]'); a && ids.length < 2; a = a.parentElement.closest('[id]')) {
+      ids.push('#' + a.id);
+      if (!a.parentElement) break;
+    }
+    return el.tagName.toLowerCase() + (ids.length ? ' in ' + ids.join(' < ') : '');
+  };
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || el.closest(skip) || !/[\\\\$_^]/.test(n.nodeValue)) continue;
+    found.push({text: n.nodeValue, where: where(el)});
+  }
+  return found;
 }"""
 
 _MATH_JS = """() => {
@@ -139,10 +150,16 @@ class PageReport:
     screenshot: Path | None = None
 
 
-def _raw_tex_snippets(text: str) -> list[tuple[str, str]]:
-    """Each piece of raw TeX found, with 30 characters of context either side."""
-    return [(m.group(0), text[max(0, m.start() - 30):m.end() + 30].replace("\n", " "))
-            for m in RAW_TEX.finditer(text)]
+def raw_tex_snippets(nodes: list[dict]) -> list[tuple[str, str]]:
+    """Each piece of raw TeX in ``nodes`` (``{"text", "where"}``), as ``(match, context)``
+    with the node's place and 30 characters either side."""
+    found = []
+    for node in nodes:
+        text = node["text"]
+        for m in RAW_TEX.finditer(text):
+            snippet = text[max(0, m.start() - 30):m.end() + 30].replace("\n", " ")
+            found.append((m.group(0), f"{node['where']}: {snippet}"))
+    return found
 
 
 def _check_sliders(page, report: PageReport) -> None:
@@ -229,16 +246,7 @@ def visit(browser, base_url: str, page_path: str, screenshot: Path | None) -> Pa
     report = PageReport(url=base_url + page_path)
     context = browser.new_context(viewport={"width": 1280, "height": 900},
                                   service_workers="block")
-
-    def route(route):
-        url = route.request.url
-        if url.startswith(base_url) or url.startswith(("data:", "blob:")):
-            route.continue_()
-        else:
-            report.foreign_requests.append(url)
-            route.abort()
-
-    context.route("**/*", route)
+    keep_requests_local(context, base_url, report.foreign_requests)
     page = context.new_page()
     page.on("console", lambda m: m.type == "error" and report.console_errors.append(
         f"{m.text} @ {m.location.get('url', '')}:{m.location.get('lineNumber', '')}"))
@@ -265,7 +273,7 @@ def visit(browser, base_url: str, page_path: str, screenshot: Path | None) -> Pa
         report.svgs = len(svgs)
         report.broken_svgs = [s for s in svgs if s["shapes"] == 0 or
                               (s["shown"] and (s["width"] <= 0 or s["height"] <= 0))]
-        report.raw_tex = _raw_tex_snippets(page.evaluate(_TEXT_OUTSIDE_CODE_JS))
+        report.raw_tex = raw_tex_snippets(page.evaluate(_TEXT_NODES_JS))
         if screenshot is not None:
             screenshot.parent.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(screenshot), full_page=True)
@@ -280,17 +288,6 @@ def visit(browser, base_url: str, page_path: str, screenshot: Path | None) -> Pa
 
 
 # --- fixtures ----------------------------------------------------------------------
-
-@pytest.fixture(scope="session")
-def browser():
-    if not Path(CHROMIUM).is_file():
-        pytest.fail(f"no Chromium at {CHROMIUM}: install the Debian package `chromium` "
-                    "(`make test-browser` does so when run as root)", pytrace=False)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
 
 _REPORTS: dict[str, PageReport] = {}
 
@@ -322,7 +319,8 @@ def test_formulas_are_typeset(report):
         assert report.math["untypeset"] == [], "formulas MathJax left alone"
         assert report.math["containers"] >= report.math["nodes"]
     assert report.math["errors"] == [], "TeX errors"
-    assert report.raw_tex == [], "raw TeX in the page text"
+    assert report.raw_tex == [], "raw TeX in the page text:\n" + "\n".join(
+        f"  {tex!r} in {context}" for tex, context in report.raw_tex)
 
 
 def test_images_and_svgs_load(report):
@@ -353,6 +351,11 @@ BROKEN_PAGE = r"""<!doctype html><html><head><meta charset="utf-8">
 <p>Left raw: $$H(D) = -\sum_k p_k \log_2 p_k$$ and \(g(D, A)\) and $\alpha$.</p>
 <span class="math notranslate nohighlight">\(x\)</span>
 <pre>code may say $$ and \( freely</pre>
+<p id="prose">Also raw: \frac{1}{2}, $x$ and n_{v0}; fine: $5 and $10, <code>$x$ \frac</code>.</p>
+<p>Chapter 4 as built, and $\Delta\operatorname{Gini} = \operatorname{Gini}(D)</p>
+<ul class="simple">
+<li><p>\operatorname{Gini}(D, A); both are increasing in S.</p></li>
+</ul>
 <img src="missing.png" alt="missing">
 <svg width="40" height="40"></svg>
 <div class="tb-slider" data-frame-count="3">
@@ -385,9 +388,17 @@ def test_the_checks_catch_a_broken_page(browser, tmp_path):
     assert any("deliberate error" in m for m in r.console_errors)
     assert any("undefinedFunction" in e for e in r.page_errors)
     assert not r.mathjax_ready and r.math["untypeset"] == ["\\(x\\)"]
-    # the raw formulas of the paragraph and of the untypeset span; nothing from the <pre>
-    assert [tex for tex, _ in r.raw_tex] == ["$$", "$$", "\\(", "\\)", "$\\alpha$", "\\(", "\\)"]
+    # the raw formulas of the paragraphs and of the untypeset span; nothing from the <pre>,
+    # the <code> or the prices; both halves of a formula broken by a list item
+    assert [tex for tex, _ in r.raw_tex] == [
+        "$$", "\\sum", "\\log", "$$", "\\(", "\\)", "$\\alpha$",
+        "\\(", "\\)",
+        "\\frac", "$x$", "_{",
+        "\\Delta", "\\operatorname", "\\operatorname",
+        "\\operatorname"]
     assert not any("freely" in context for _, context in r.raw_tex)
+    assert r.raw_tex[9][1].startswith("p in #prose: ")  # the <article> has no id
+    assert r.raw_tex[-1][1].startswith("p: \\operatorname{Gini}(D, A); both are")
     assert [i["src"] for i in r.broken_images] == ["missing.png"]
     assert len(r.broken_svgs) == 1
     assert r.sliders == 2

