@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.exceptions import DataConversionWarning
 
 from treebook.encoding import (FeatureEncoder, check_sample_weight, encode_labels,
                                encode_targets, label_array)
@@ -49,14 +50,19 @@ def test_object_arrays_keep_mixed_labels_and_tuples():
     assert enc.transform(pd.DataFrame({"t": [(3, 4), (5, 6)]}))[:, 0].tolist() == [1, -1]
 
 
-def test_transform_matches_columns_by_name_and_checks_them():
+def test_transform_checks_column_names_like_scikit_learn():
     enc, Xe = FeatureEncoder.fit(frame())
+    assert np.array_equal(enc.transform(frame()), Xe)
+    # the same names in another order are refused, not silently re-matched (issue 12)
     shuffled = frame()[["grade", "flag", "size", "colour"]]
-    assert np.array_equal(enc.transform(shuffled), Xe)
-    with pytest.raises(ValueError, match=r"missing \['flag'\], unexpected \['other'\]"):
+    with pytest.raises(ValueError, match="Feature names must be in the same order"):
+        enc.transform(shuffled)
+    with pytest.raises(ValueError, match="unseen at fit time:\n- other\n.*yet now missing:"
+                                         "\n- flag\n"):
         enc.transform(frame().drop(columns="flag").assign(other=1))
-    with pytest.raises(ValueError, match="X has 2 features, but the model was fitted with 4"):
-        enc.transform(np.zeros((3, 2)))
+    with pytest.warns(UserWarning, match="X does not have valid feature names"):
+        with pytest.raises(ValueError, match="X has 2 features, but the model is expecting 4 features"):
+            enc.transform(np.zeros((3, 2)))
     with pytest.raises(ValueError, match="X column 'size' was numeric in training"):
         enc.transform(frame().assign(size=["a", "b", "c", "d"]))
     with pytest.raises(ValueError, match="X has no rows"):
@@ -112,9 +118,15 @@ def test_labels_of_any_hashable_type():
     assert classes.dtype == bool
     classes, codes = encode_labels([(1, "a"), (0, "b"), (1, "a")], 3)
     assert classes.shape == (2,) and classes[0] == (0, "b") and codes.tolist() == [1, 0, 1]
-    classes, codes = encode_labels(["b", "a", 3], 3)   # a list keeps 3 an int
-    assert classes.tolist() == [3, "a", "b"] and codes.tolist() == [2, 1, 0]
-    classes, _ = encode_labels([1, 2.5, 1], 3)
+    # labels that compare equal but differ in type would merge: refused (issue 12)
+    with pytest.raises(ValueError, match="y mixes string and non-string labels"):
+        encode_labels(["b", "a", 3], 3)
+    with pytest.raises(ValueError, match="y mixes booleans with numbers"):
+        encode_labels([1, True, 1.0], 3)
+    # a float that is not a whole number is a regression target, as scikit-learn says
+    with pytest.raises(ValueError, match="Unknown label type: continuous"):
+        encode_labels([1, 2.5, 1], 3)
+    classes, _ = encode_labels([1, 2.0, 1], 3)
     assert classes.dtype.kind == "f"
     classes, _ = encode_labels(pd.DataFrame({"y": ["u", "v"]}), 2)
     assert classes.tolist() == ["u", "v"]
@@ -122,7 +134,7 @@ def test_labels_of_any_hashable_type():
 
 @pytest.mark.parametrize("y, n, match", [
     (["a", "b"], 3, "y has 2 labels but X has 3 rows"),
-    (np.array([["a"], ["b"]]), 2, "one-dimensional"),
+    (np.array([["a", "b"], ["b", "a"]]), 2, "one-dimensional"),
     ([["a"], ["b"]], 2, "one-dimensional"),
     (["a", None], 2, "missing labels"),
     (pd.Series([1.0, np.nan]), 2, "missing labels"),
@@ -141,7 +153,8 @@ def test_label_array_keeps_labels_whole():
 
 def test_regression_targets():
     assert encode_targets(pd.Series([1, 2]), 2).tolist() == [1.0, 2.0]
-    assert encode_targets(np.array([[1.0], [2.0]]), 2).tolist() == [1.0, 2.0]
+    with pytest.warns(DataConversionWarning, match="column-vector y"):
+        assert encode_targets(np.array([[1.0], [2.0]]), 2).tolist() == [1.0, 2.0]
     for y, match in [([1.0, np.nan], "NaN or infinite"), (["a", "b"], "numbers"),
                      ([1.0], "1 values but X has 2"), (np.zeros((2, 2)), "one-dimensional")]:
         with pytest.raises(ValueError, match=match):

@@ -273,23 +273,29 @@ def test_fitted_attributes_and_types_of_labels():
     assert mn.feature_names_in_.tolist() == ["x0", "x1", "x2", "x3"]
     assert np.array_equal(mn.tree_.feature, m.tree_.feature)
     for labels in ([0, 1, 1, 0], [True, False, False, True], [(0, "a"), (1, "b"), (1, "b"),
-                                                             (0, "a")], [1, "one", "one", 1]):
+                                                             (0, "a")]):
         Xs = [["u"], ["v"], ["v"], ["u"]]
         ms = ID3Classifier().fit(Xs, labels)
         assert ms.predict(Xs).tolist() == list(labels)
         assert ms.score(Xs, labels) == 1.0
+    # labels mixing strings and numbers are refused, as in scikit-learn (issue 12)
+    with pytest.raises(ValueError, match="y mixes string and non-string labels"):
+        ID3Classifier().fit([["u"], ["v"], ["v"], ["u"]], [1, "one", "one", 1])
 
 
-def test_columns_are_matched_by_name():
+def test_column_names_are_checked_like_scikit_learn():
     X, y = load_loan(return_X_y=True)
     m = ID3Classifier().fit(X, y)
     shuffled = X[["credit", "owns_house", "age", "has_job"]]
-    assert m.predict(shuffled).tolist() == m.predict(X).tolist()
-    with pytest.raises(ValueError, match="different columns"):
+    with pytest.raises(ValueError, match="must be in the same order as they were in fit"):
+        m.predict(shuffled)
+    with pytest.raises(ValueError, match="seen at fit time, yet now missing:\n- age"):
         m.predict(X.drop(columns="age"))
-    with pytest.raises(ValueError, match="different columns"):
+    with pytest.raises(ValueError, match="unseen at fit time:\n- extra"):
         m.predict(X.assign(extra=1))
-    with pytest.raises(ValueError, match="3 features"):
+    with pytest.warns(UserWarning, match="X does not have valid feature names"):
+        assert m.predict(X.to_numpy()).tolist() == m.predict(X).tolist()
+    with pytest.warns(UserWarning), pytest.raises(ValueError, match="3 features"):
         m.predict(X.to_numpy()[:, :3])
 
 

@@ -1,5 +1,5 @@
 """Every learner works inside scikit-learn's model selection: clone, cross_val_score,
-GridSearchCV. (scikit-learn is a test dependency only.)"""
+GridSearchCV. (scikit-learn is a dependency of the package.)"""
 
 import numpy as np
 import pytest

@@ -11,11 +11,13 @@ hashable type become ``classes_``), ``predict``, ``predict_proba``, ``score``, `
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 import numbers
 
 import numpy as np
+from sklearn.exceptions import NotFittedError
 
 from .encoding import (FeatureEncoder, check_sample_weight, encode_labels, encode_targets,
                        label_array)
@@ -200,9 +202,8 @@ class _TreeEstimatorBase:
         return self
 
     def __sklearn_tags__(self):
-        """Tags for scikit-learn's model selection (``cross_val_score``, ``GridSearchCV``):
-        scikit-learn is not a dependency of the package, so it is imported only when
-        scikit-learn itself asks."""
+        """Tags for scikit-learn's model selection (``cross_val_score``, ``GridSearchCV``)
+        and its estimator checks (scikit-learn is a dependency of the package)."""
         from sklearn.utils import ClassifierTags, InputTags, RegressorTags, Tags, TargetTags
 
         classifier = self._estimator_type == "classifier"
@@ -233,18 +234,59 @@ class _TreeEstimatorBase:
     def _encode_target(self, y, n_rows: int) -> np.ndarray:  # pragma: no cover
         raise NotImplementedError
 
+    #: how the tree depends on the scale of the weights. ``"relative"``: multiplying
+    #: every weight by one constant changes nothing (ID3, CART, CLS without its G-test),
+    #: so extreme weights are rescaled exactly (by a power of 2) before growing and the
+    #: stored counts scaled back. ``"cases"``: weights count cases (C4.5's minimum cases
+    #: and error-based pruning, as in J48), so they are used as given.
+    _weight_units = "relative"
+
+    def _weights_are_relative(self) -> bool:
+        # a significance test reads weights as counts of independent cases
+        return self._weight_units == "relative" and getattr(self, "significance", None) is None
+
     def fit(self, X, y, sample_weight=None):
         """Grow the tree on ``X`` (numpy array or DataFrame) and targets ``y``: class
-        labels of any hashable type, or numbers for a regressor."""
+        labels of any hashable type, or numbers for a regressor.
+
+        A row of weight 0 counts for nothing, exactly as if it were absent."""
         self._validate_params()
         Xe, w = self._encode_fit(X, sample_weight)
         self.target_name_ = _target_name(y)
         yc = self._encode_target(y, Xe.shape[0])
-        return self._set_tree(self._grow(Xe, yc, w))
+        keep = w > 0
+        if not keep.all():
+            Xe, yc, w = Xe[keep], yc[keep], w[keep]
+        w_exp = _power_of_two(w) if self._weights_are_relative() else 0
+        y_exp = self._target_exponent(yc)
+        saved = {}
+        if y_exp:  # parameters in units of y² follow the responses (exactly)
+            saved = {p: getattr(self, p) for p in self._y2_params if hasattr(self, p)}
+            for p, v in saved.items():
+                setattr(self, p, float(np.ldexp(v, -2 * y_exp)))
+        try:
+            tree = self._grow(Xe, np.ldexp(yc, -y_exp) if y_exp else yc,
+                              np.ldexp(w, -w_exp) if w_exp else w)
+        finally:
+            for p, v in saved.items():
+                setattr(self, p, v)
+        if w_exp or y_exp:  # every tree this fit stored, back in the caller's units
+            for name, value in list(vars(self).items()):
+                if isinstance(value, Tree):
+                    setattr(self, name, _rescale_tree(value, w_exp, y_exp))
+            tree = _rescale_tree(tree, w_exp, y_exp)
+        return self._set_tree(tree)
+
+    _y2_params: tuple = ()
+
+    def _target_exponent(self, y) -> int:
+        return 0
 
     def _check_fitted(self):
         if not hasattr(self, "tree_"):
-            raise ValueError(f"this {type(self).__name__} is not fitted yet; call fit first")
+            raise NotFittedError(f"This {type(self).__name__} instance is not fitted yet. "
+                                 "Call 'fit' with appropriate arguments before using this "
+                                 "estimator.")
 
     def _encode_fit(self, X, sample_weight):
         enc, Xe = FeatureEncoder.fit(X, all_categorical=self._all_categorical,
@@ -258,11 +300,16 @@ class _TreeEstimatorBase:
     def _encode(self, X):
         self._check_fitted()
         return self.encoder_.transform(X, allow_missing=self._missing == "distribute",
-                                       missing_hint=self._missing_hint)
+                                       missing_hint=self._missing_hint,
+                                       owner=type(self).__name__)
 
     def _metadata(self, classes=None):
-        return dict(feature_names=tuple(self.encoder_.names),
+        meta = dict(feature_names=tuple(self.encoder_.names),
                     categories=tuple(self.encoder_.categories), classes=classes)
+        temporal = {j: k for j, k in enumerate(self.encoder_.temporal) if k is not None}
+        if temporal:  # dates and durations: drawings and rules show thresholds as such
+            meta["extra"] = {"temporal": temporal}
+        return meta
 
     def _set_tree(self, tree: Tree):
         self.tree_ = tree
@@ -326,6 +373,27 @@ class _TreeEstimatorBase:
         kwargs.setdefault("target_name", getattr(self, "target_name_", None) or
                           ("class" if self._estimator_type == "classifier" else "value"))
         return to_rules(self.tree_, **kwargs)
+
+
+def _power_of_two(w: np.ndarray) -> int:
+    """The exponent ``e`` with ``max(w) / 2**e`` in [0.5, 1) when the weights are extreme
+    (largest above 1e30 or below 1e-30), else 0: dividing by ``2**e`` is exact."""
+    top = float(np.max(w))
+    return int(np.frexp(top)[1]) if (top > 1e30 or top < 1e-30) else 0
+
+
+def _rescale_tree(tree: Tree, w_exp: int, y_exp: int) -> Tree:
+    """``tree`` grown on weights ``w / 2**w_exp`` and responses ``y / 2**y_exp``, in the
+    original units (multiplying by powers of 2 is exact)."""
+    changes = {}
+    if w_exp:
+        changes["weighted_n"] = np.ldexp(tree.weighted_n, w_exp)
+        if not tree.is_regression:
+            changes["value"] = np.ldexp(tree.value, w_exp)
+    if y_exp:
+        changes["value"] = np.ldexp(tree.value, y_exp)
+        changes["impurity"] = np.ldexp(tree.impurity, 2 * y_exp)
+    return dataclasses.replace(tree, **changes)
 
 
 class DecisionTreeClassifierBase(_TreeEstimatorBase):
@@ -395,6 +463,22 @@ class DecisionTreeRegressorBase(_TreeEstimatorBase):
     def _encode_target(self, y, n_rows: int) -> np.ndarray:
         return encode_targets(y, n_rows)
 
+    #: parameters in units of y²: scaled with the responses while the tree grows
+    _y2_params = ("min_impurity_decrease", "ccp_alpha")
+
+    def _target_exponent(self, y) -> int:
+        """The exponent ``e`` by which responses are divided (``y / 2**e``, exact) while
+        the tree grows, so that the largest is in [0.5, 1). A node is pure when its
+        squared error is below machine epsilon (scikit-learn's rule): an absolute test,
+        which tiny responses would always pass and huge ones (whose rounding noise is
+        huge) never. Scaled, the tree does not depend on the units of ``y``; its values
+        and impurities are scaled back, and the parameters in units of y² are scaled with
+        ``y`` while it grows."""
+        top = float(np.max(np.abs(y))) if y.size else 0.0
+        if top == 0.0 or 0.5 <= top < 1.0:
+            return 0
+        return int(np.frexp(top)[1])
+
     def predict(self, X) -> np.ndarray:
         """The mean response of the leaf each row reaches."""
         self._check_fitted()
@@ -419,7 +503,10 @@ class DecisionTreeRegressorBase(_TreeEstimatorBase):
         w = check_sample_weight(sample_weight, pred.shape[0])
         ss_res = np.dot(w, (y - pred) ** 2)
         ss_tot = np.dot(w, (y - np.average(y, weights=w)) ** 2)
-        return float(1.0 - ss_res / ss_tot) if ss_tot > 0 else 0.0
+        if ss_tot > 0:
+            return float(1.0 - ss_res / ss_tot)
+        # a constant y: perfect predictions score 1, others 0 (scikit-learn's r2_score)
+        return 1.0 if ss_res == 0 else 0.0
 
     _score_with = score_with
 

@@ -505,6 +505,7 @@ class C45Classifier(DecisionTreeClassifierBase):
     }
     _all_categorical = False
     _missing = "distribute"
+    _weight_units = "cases"  # J48: minimum cases and pruning count weights as cases
 
     def __init__(self, min_samples_leaf=2, pruning="ebp", confidence=0.25,
                  mdl_correction=True, subtree_raising=True, max_depth=None,

@@ -94,7 +94,8 @@ MAX_EXHAUSTIVE_CATEGORIES = 12
 
 
 # ------------------------------------------------------------------ one node, one feature
-def _threshold_candidates(x, y, w, node, n_classes, criterion, min_samples_leaf):
+def _threshold_candidates(x, y, w, node, n_classes, criterion, min_samples_leaf,
+                          min_weight_leaf=0.0):
     """Scores of every admissible cut of a numeric feature (the sorted scan)."""
     value, W = node
     if n_classes == 0:
@@ -107,9 +108,11 @@ def _threshold_candidates(x, y, w, node, n_classes, criterion, min_samples_leaf)
     ok = upper > lower + FEATURE_THRESHOLD
     n_left = np.searchsorted(np.sort(x), lower, side="right")
     ok &= (n_left >= min_samples_leaf) & (x.shape[0] - n_left >= min_samples_leaf)
+    w_right = W - w_left
+    if min_weight_leaf > 0:
+        ok &= (w_left >= min_weight_leaf) & (w_right >= min_weight_leaf)
     if not ok.any():
         return None
-    w_right = W - w_left
     with np.errstate(divide="ignore", invalid="ignore"):
         if n_classes == 0:
             s_left = mom["S1"] - w_left * value[0]
@@ -137,7 +140,7 @@ def _class_score(left_table, value, w_left, w_right, n_classes, criterion):
 
 
 def _subset_candidates(codes, y, w, node, n_classes, n_categories, criterion,
-                       min_samples_leaf):
+                       min_samples_leaf, min_weight_leaf=0.0):
     """Best split of a categorical feature into two category subsets."""
     value, W = node
     codes = codes.astype(np.int64)
@@ -167,9 +170,11 @@ def _subset_candidates(codes, y, w, node, n_classes, n_categories, criterion,
         w_left = left_table.sum(axis=1)
     n_left = masks.astype(np.int64) @ rows_per_cat
     ok = (n_left >= min_samples_leaf) & (codes.shape[0] - n_left >= min_samples_leaf)
+    w_right = W - w_left
+    if min_weight_leaf > 0:
+        ok &= (w_left >= min_weight_leaf) & (w_right >= min_weight_leaf)
     if not ok.any():
         return None
-    w_right = W - w_left
     with np.errstate(divide="ignore", invalid="ignore"):
         if n_classes == 0:
             score = criterion.split_proxy(s_left, w_left, w_right)
@@ -188,7 +193,8 @@ def _varies(x, categorical: bool) -> bool:
 
 def cart_split_finder(*, n_classes: int, criterion, categorical, n_categories,
                       min_samples_leaf: int, min_impurity_decrease: float, root_weight: float,
-                      max_features: int | None = None, seed: int = 0):
+                      max_features: int | None = None, seed: int = 0,
+                      min_weight_leaf: float = 0.0):
     """CART's split finder for :func:`treebook.grow.grow_tree`.
 
     ``criterion`` is a name in :data:`treebook.criteria.CRITERIA` or a criterion object.
@@ -213,15 +219,17 @@ def cart_split_finder(*, n_classes: int, criterion, categorical, n_categories,
         value, W, _, imp_node = node_summaries(np.zeros(rows.shape[0], np.intp), yr, w, 1,
                                                n_classes, criterion)
         node = (value[0], W[0])
+        if W[0] < 2 * min_weight_leaf:  # no two children could each hold min_weight_leaf
+            return None
         best = None
         for f in np.flatnonzero(available):
             x = X[rows, f]
             if categorical[f]:
                 cand = _subset_candidates(x, yr, w, node, n_classes, n_categories[f],
-                                          criterion, min_samples_leaf)
+                                          criterion, min_samples_leaf, min_weight_leaf)
             else:
                 cand = _threshold_candidates(x, yr, w, node, n_classes, criterion,
-                                             min_samples_leaf)
+                                             min_samples_leaf, min_weight_leaf)
             if cand is not None and (best is None or tie_floor(cand[0]) > best[1]):
                 best = (int(f), *cand)
         if best is None:
@@ -251,7 +259,8 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
               n_categories=None, max_depth=None, min_samples_split: int = 2,
               min_samples_leaf: int = 1, min_impurity_decrease: float = 0.0,
               grower: str = "recursive", metadata: dict | None = None,
-              max_features: int | None = None, seed: int = 0) -> Tree:
+              max_features: int | None = None, seed: int = 0,
+              min_weight_leaf: float = 0.0) -> Tree:
     """Grow a CART tree with the recursive grower (``grower="recursive"``, any features)
     or the level-wise grower (``"levelwise"``, numeric features only). ``max_features``
     (a count, or None for all) and ``seed``: the random features per node of
@@ -265,7 +274,7 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
                   min_samples_split=min_samples_split, min_samples_leaf=min_samples_leaf,
                   min_impurity_decrease=min_impurity_decrease, metadata=metadata)
     if grower == "levelwise":
-        params.update(max_features=max_features, seed=seed)
+        params.update(max_features=max_features, seed=seed, min_weight_leaf=min_weight_leaf)
         if categorical.any():
             raise ValueError("grower='levelwise' handles numeric features only; use "
                              "grower='recursive' (or 'auto') for categorical columns")
@@ -283,7 +292,8 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
                                categorical=categorical, n_categories=n_categories,
                                min_samples_leaf=min_samples_leaf,
                                min_impurity_decrease=min_impurity_decrease,
-                               root_weight=root_weight, max_features=max_features, seed=seed)
+                               root_weight=root_weight, max_features=max_features, seed=seed,
+                               min_weight_leaf=min_weight_leaf)
 
     def stats(rows, w_rows):
         value, W, _, imp_node = node_summaries(np.zeros(rows.shape[0], np.intp), y[rows],
@@ -336,6 +346,7 @@ _CART_CONSTRAINTS = {
     "grower": Options("auto", "levelwise", "recursive"),
     "random_state": RandomState(),
     "cp": Interval(float, 0.0, None, allow_none=True),
+    "min_weight_fraction_leaf": Interval(float, 0.0, 0.5),
     "max_features": AnyOf(Options(None, "sqrt", "log2"), Interval(int, 1, None),
                           Interval(float, 0.0, 1.0, closed="right", strict=True)),
 }
@@ -368,13 +379,15 @@ class _CARTMixin:
         if grower == "auto":
             grower = "recursive" if categorical.any() else "levelwise"
         metadata = self._metadata(classes)
-        metadata["extra"] = {"algorithm": "CART", "criterion": get_criterion(self.criterion).name}
+        metadata.setdefault("extra", {}).update(algorithm="CART",
+                                                criterion=get_criterion(self.criterion).name)
         tree = grow_cart(
             X, y, w, n_classes=n_classes, criterion=self.criterion, categorical=categorical,
             n_categories=[0 if c is None else len(c) for c in self.encoder_.categories],
             max_depth=self.max_depth, **self._min_samples(X.shape[0]),
             max_features=resolve_max_features(self.max_features, X.shape[1]),
             seed=draw_seed(self.random_state) if self.max_features is not None else 0,
+            min_weight_leaf=self.min_weight_fraction_leaf * float(np.sum(w)),
             min_impurity_decrease=self.min_impurity_decrease, grower=grower,
             metadata=metadata)
         if self.cp is not None:
@@ -450,6 +463,9 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         no more than ``cp · R(root)`` per split is made a leaf, as rpart's
         ``partition.c`` decides (:func:`treebook.prune.rpart.rpart_complexity`).
         None (default): not applied. :meth:`like_rpart` sets rpart's defaults.
+    min_weight_fraction_leaf : float in [0, 0.5] — each child of a split keeps at least
+        this fraction of the total training weight (scikit-learn's), and a node with less
+        than twice that is a leaf.
     class_weight : None, ``"balanced"`` or a dict ``{class: weight}`` — each row's weight
         is multiplied by its class's weight (scikit-learn's ``class_weight``):
         ``"balanced"`` gives class ``k`` the weight ``n / (K · n_k)``, ``n_k`` counting the
@@ -470,7 +486,7 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
     def __init__(self, criterion="gini", max_depth=None, min_samples_split=2,
                  min_samples_leaf=1, min_impurity_decrease=0.0, ccp_alpha=0.0,
                  random_state=None, ccp_risk="impurity", grower="auto", cp=None,
-                 class_weight=None, max_features=None):
+                 class_weight=None, max_features=None, min_weight_fraction_leaf=0.0):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -482,8 +498,10 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         self.grower = grower
         self.cp = cp
         self.max_features = max_features
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.class_weight = class_weight
         self.max_features = max_features
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
 
     def _class_weights(self, y) -> np.ndarray:
         """Weight of each class code under ``class_weight``."""
@@ -534,7 +552,7 @@ class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
     def __init__(self, criterion="squared_error", max_depth=None, min_samples_split=2,
                  min_samples_leaf=1, min_impurity_decrease=0.0, ccp_alpha=0.0,
                  random_state=None, ccp_risk="impurity", grower="auto", cp=None,
-                 max_features=None):
+                 max_features=None, min_weight_fraction_leaf=0.0):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -546,6 +564,7 @@ class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
         self.grower = grower
         self.cp = cp
         self.max_features = max_features
+        self.min_weight_fraction_leaf = min_weight_fraction_leaf
 
     def _validate_params(self):
         super()._validate_params()

@@ -17,7 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-__all__ = ["FeatureEncoder", "encode_labels", "check_sample_weight"]
+from .checks import check_label_types
+
+__all__ = ["FeatureEncoder", "encode_labels", "encode_targets", "check_sample_weight",
+           "check_label_types", "check_feature_names", "float_by_value", "temporal_to_float"]
 
 
 def _is_missing(values: np.ndarray) -> np.ndarray:
@@ -54,9 +57,12 @@ def _object_array(items) -> np.ndarray:
 
 def _columns(X, name: str = "X"):
     """``(names, list of 1-D arrays, from_pandas)`` of a 2-D input."""
+    if X is None:
+        raise TypeError(f"{name} is None; expected a 2-D array or a DataFrame (rows × features)")
     if isinstance(X, pd.DataFrame):
         if X.shape[1] == 0:
-            raise ValueError(f"{name} has no columns")
+            raise ValueError(f"{name} has no columns: 0 feature(s) (shape={X.shape}) while a "
+                             "minimum of 1 is required.")
         names = [str(c) for c in X.columns]
         if len(set(names)) != len(names):
             dup = sorted({c for c in names if names.count(c) > 1})
@@ -71,17 +77,33 @@ def _columns(X, name: str = "X"):
             f"{name} is a scipy.sparse {type(X).__name__}; treebook's learners need dense "
             f"input. Pass {name}.toarray() if it fits in memory."
         )
-    arr = np.asarray(X, dtype=object if not hasattr(X, "dtype") else None)
+    if isinstance(X, (str, bytes)) or np.isscalar(X):
+        raise TypeError(f"{name} must be a 2-D array or a DataFrame; got {type(X).__name__}")
+    try:
+        arr = np.asarray(X, dtype=object if not hasattr(X, "dtype") else None)
+    except ValueError:  # ragged rows
+        raise ValueError(f"{name} must be 2-D with rows of equal length") from None
+    if arr.dtype.kind == "c":
+        raise ValueError(f"{name} holds complex numbers (Complex data not supported): trees "
+                         f"need real numbers or labels (pass {name}.real, or the modulus, "
+                         "explicitly)")
     if arr.ndim != 2:
+        hint = (" Reshape your data either using array.reshape(-1, 1) if your data has a "
+                "single feature or array.reshape(1, -1) if it contains a single sample."
+                if arr.ndim == 1 else "")
         raise ValueError(
-            f"{name} must be 2-D (rows × features); got {arr.ndim}-D with shape {arr.shape}"
+            f"{name} must be 2-D (rows × features); got {arr.ndim}-D with shape {arr.shape}."
+            + hint
         )
     if arr.shape[1] == 0:
-        raise ValueError(f"{name} has no columns")
+        raise ValueError(f"{name} has no columns: 0 feature(s) (shape={arr.shape}) while a "
+                         "minimum of 1 is required.")
     return [f"x{j}" for j in range(arr.shape[1])], [arr[:, j] for j in range(arr.shape[1])], False
 
 
 def _column_is_categorical(col) -> bool:
+    if _temporal_kind(col) is not None:
+        return False
     if isinstance(col, pd.Series):
         dt = col.dtype
         if isinstance(dt, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dt):
@@ -95,6 +117,128 @@ def _column_is_categorical(col) -> bool:
         vals = col[~_is_missing(col)]
     return not all(isinstance(v, (int, float, np.integer, np.floating))
                    and not isinstance(v, (bool, np.bool_)) for v in vals)
+
+
+# ----------------------------------------------------------------------------- dtypes
+#: the temporal dtypes, kept as int64 nanoseconds (ordered numbers) and shown as dates
+DATETIME, TIMEDELTA = "datetime64[ns]", "timedelta64[ns]"
+
+
+def _temporal_kind(col) -> str | None:
+    """``"datetime64[ns]"`` (or with its time zone), ``"timedelta64[ns]"`` or None."""
+    dt = getattr(col, "dtype", None)
+    if dt is None:
+        return None
+    if isinstance(dt, pd.DatetimeTZDtype):
+        return f"datetime64[ns, {dt.tz}]"
+    kind = getattr(dt, "kind", "")
+    if kind == "M":
+        return DATETIME
+    if kind == "m":
+        return TIMEDELTA
+    return None
+
+
+def temporal_to_float(values, kind: str, column: str = "X") -> np.ndarray:
+    """Dates or durations as float nanoseconds (since 1970-01-01 UTC, or of duration);
+    NaT becomes NaN. ``kind`` says which was seen in training; a column of the other kind,
+    or of numbers or text, is refused with a message naming ``column``."""
+    s = values if isinstance(values, pd.Series) else pd.Series(np.asarray(values))
+    want_dates = kind.startswith("datetime")
+    got = _temporal_kind(s)
+    if got is None and s.dtype == object:  # Timestamps/Timedeltas in an object column
+        try:
+            s = pd.to_datetime(s) if want_dates else pd.to_timedelta(s)
+        except (TypeError, ValueError):
+            pass
+        got = _temporal_kind(s)
+    if got is None or got.startswith("datetime") != want_dates:
+        what = "dates (datetime64)" if want_dates else "durations (timedelta64)"
+        raise ValueError(f"{column} held {what} in training but now holds {s.dtype} values")
+    if isinstance(s.dtype, pd.DatetimeTZDtype):
+        s = s.dt.tz_convert("UTC").dt.tz_localize(None)
+    arr = s.to_numpy(dtype="datetime64[ns]" if want_dates else "timedelta64[ns]")
+    out = arr.view(np.int64).astype(float)
+    out[np.isnat(arr)] = np.nan
+    return out
+
+
+def float_by_value(values) -> np.ndarray:
+    """Floats as float64 *by value*: a float16/float32 number becomes the float64 with the
+    same shortest decimal form (``float32(0.1)`` → ``0.1``, not ``0.10000000149``), so a
+    category or a threshold learnt from float64 data matches it."""
+    arr = np.asarray(values)
+    if arr.dtype.kind == "f" and arr.dtype.itemsize < 8:
+        return arr.astype(str).astype(np.float64)
+    return np.asarray(arr, dtype=np.float64)
+
+
+_UNHASHABLE = (list, dict, set, np.ndarray, pd.Series, pd.DataFrame)
+
+
+def check_cells(values: np.ndarray, column: str) -> None:
+    """Refuse the cell values no tree can use: lists and other containers, complex
+    numbers, and booleans mixed with other numbers (``True == 1`` in Python, so the
+    two would silently become one category)."""
+    if values.dtype != object:
+        return
+    has_bool = has_number = False
+    for v in values.tolist():
+        if isinstance(v, _UNHASHABLE):
+            raise ValueError(f"{column} holds a {type(v).__name__} in a cell; each cell must "
+                             "be one number or one label (flatten it into columns first)")
+        if isinstance(v, (complex, np.complexfloating)):
+            raise ValueError(f"{column} holds complex numbers; trees need real numbers or labels")
+        if isinstance(v, (bool, np.bool_)):
+            has_bool = True
+        elif isinstance(v, (int, float, np.integer, np.floating)) and v == v:
+            has_number = True
+    if has_bool and has_number:
+        raise ValueError(f"{column} mixes booleans with numbers; Python counts True as 1, so "
+                         "they would merge into one category: convert the column to one type "
+                         "(e.g. strings) first")
+
+
+def _prepare(col, fname: str, temporal: str | None = None):
+    """``(values, missing)`` of one input column: temporal columns as float nanoseconds,
+    numeric ones (nullable pandas dtypes included, ``pd.NA`` as NaN) as float64 by value,
+    everything else as an object array with its cells checked."""
+    where = f"X column {fname!r}"
+    if temporal is not None:
+        vals = temporal_to_float(col, temporal, where)
+        return vals, np.isnan(vals)
+    if isinstance(col, pd.Series):
+        dt = col.dtype
+        if (pd.api.types.is_numeric_dtype(dt) and not pd.api.types.is_bool_dtype(dt)
+                and not isinstance(dt, pd.CategoricalDtype)):
+            if pd.api.types.is_complex_dtype(dt):
+                raise ValueError(f"{where} holds complex numbers; trees need real numbers")
+            if isinstance(dt, pd.api.extensions.ExtensionDtype):  # Int64, Float64: NA → NaN
+                raw = col.to_numpy(dtype=float, na_value=np.nan)
+                if str(dt).lower().startswith("float") and "32" in str(dt):
+                    raw = float_by_value(raw.astype(np.float32))
+            elif dt.kind == "f":
+                raw = float_by_value(col.to_numpy())
+            else:  # numpy-backed integers keep their exact values
+                vals = col.to_numpy(dtype=object)
+                return vals, np.zeros(vals.shape[0], dtype=bool)
+            return raw, np.isnan(raw)
+        vals = col.to_numpy(dtype=object)
+    else:
+        vals = np.asarray(col)
+        if vals.dtype.kind == "c":
+            raise ValueError(f"{where} holds complex numbers; trees need real numbers")
+        if vals.dtype.kind == "f":
+            vals = float_by_value(vals)
+            return vals, np.isnan(vals)
+        if vals.dtype.kind in "iub":
+            return vals, np.zeros(vals.shape[0], dtype=bool)
+    if vals.dtype == object and any(isinstance(v, (np.float16, np.float32))
+                                    for v in vals.tolist()):
+        vals = _object_array([float(str(v)) if isinstance(v, (np.float16, np.float32)) else v
+                              for v in vals.tolist()])
+    check_cells(np.asarray(vals, dtype=object) if vals.dtype != object else vals, where)
+    return vals, _is_missing(vals)
 
 
 def _is_float_matrix(X) -> bool:
@@ -120,6 +264,51 @@ def _check_float_matrix(X: np.ndarray, names, allow_missing: bool, missing_hint:
                              + (f" {missing_hint}" if missing_hint else ""))
 
 
+def _name_list(names) -> str:
+    """scikit-learn's listing of feature names in its mismatch message."""
+    out = ""
+    for i, n in enumerate(names):
+        if i >= 5:
+            return out + "- ...\n"
+        out += f"- {n}\n"
+    return out
+
+
+def check_feature_names(fitted, given, owner: str = "the model") -> None:
+    """scikit-learn's rule for column names at prediction time.
+
+    ``fitted``/``given``: the column names of the training and of the new data (None when
+    that input had none, e.g. a numpy array). Names that differ, or the same names in
+    another order, raise ``ValueError`` (scikit-learn's message); names on one side
+    only give a ``UserWarning`` and columns are matched by position.
+    """
+    import warnings
+
+    if fitted is None and given is None:
+        return
+    if fitted is not None and given is None:
+        warnings.warn(f"X does not have valid feature names, but {owner} was fitted with "
+                      "feature names", UserWarning, stacklevel=4)
+        return
+    if fitted is None:
+        warnings.warn(f"X has feature names, but {owner} was fitted without feature names",
+                      UserWarning, stacklevel=4)
+        return
+    fitted, given = list(fitted), list(given)
+    if fitted == given:
+        return
+    msg = "The feature names should match those that were passed during fit.\n"
+    unexpected = sorted(set(given) - set(fitted))
+    missing = sorted(set(fitted) - set(given))
+    if unexpected:
+        msg += "Feature names unseen at fit time:\n" + _name_list(unexpected)
+    if missing:
+        msg += "Feature names seen at fit time, yet now missing:\n" + _name_list(missing)
+    if not unexpected and not missing:
+        msg += "Feature names must be in the same order as they were in fit.\n"
+    raise ValueError(msg)
+
+
 @dataclass
 class FeatureEncoder:
     """Remembers the training columns and turns any later input into the same codes."""
@@ -127,6 +316,9 @@ class FeatureEncoder:
     names: tuple
     categories: tuple  # per feature: np.ndarray of category labels, or None (numeric)
     from_pandas: bool
+    #: per feature: ``"datetime64[ns]"`` (possibly with a time zone), ``"timedelta64[ns]"``
+    #: or None. Temporal features are numeric (int64 nanoseconds as floats).
+    temporal: tuple = ()
 
     @property
     def n_features(self) -> int:
@@ -136,13 +328,16 @@ class FeatureEncoder:
     def is_categorical(self) -> np.ndarray:
         return np.array([c is not None for c in self.categories])
 
+    def _temporal(self, j: int):
+        return self.temporal[j] if j < len(self.temporal) else None
+
     @classmethod
     def fit(cls, X, *, all_categorical: bool = False, allow_missing: bool = False,
             missing_hint: str = "") -> tuple["FeatureEncoder", np.ndarray]:
         if _is_float_matrix(X) and not all_categorical:
             # a float matrix is its own encoding: check it and use it without a copy
             # (at a million rows, a column-by-column copy is most of a fit's memory)
-            X = np.asarray(X, dtype=float)
+            X = float_by_value(X)
             names = tuple(f"x{j}" for j in range(X.shape[1]))
             _check_float_matrix(X, names, allow_missing, missing_hint, fitting=True)
             return cls(names, (None,) * X.shape[1], False), X
@@ -150,58 +345,63 @@ class FeatureEncoder:
         n = len(cols[0])
         if n == 0:
             raise ValueError("X has no rows; expected at least one training case")
-        cats = []
+        cats, temporal, prepared = [], [], []
         for name, col in zip(names, cols):
-            col_np = col.to_numpy(dtype=object) if isinstance(col, pd.Series) else col
-            miss = _is_missing(col_np)
+            kind = _temporal_kind(col)
+            vals, miss = _prepare(col, name, kind)
+            prepared.append(vals)
             if miss.all():
                 raise ValueError(f"X column {name!r} has only missing values")
             if miss.any() and not allow_missing:
                 raise ValueError(
                     f"X column {name!r} has missing values (NaN/None)." + (f" {missing_hint}" if missing_hint else "")
                 )
+            temporal.append(kind)
             if all_categorical or _column_is_categorical(col):
                 if isinstance(col, pd.Series) and isinstance(col.dtype, pd.CategoricalDtype):
                     cats.append(np.asarray(col.cat.categories, dtype=object))
                 else:
-                    cats.append(_sorted_categories(col_np[~miss]))
+                    cats.append(_sorted_categories(np.asarray(vals, dtype=object)[~miss]))
             else:
                 cats.append(None)
-        enc = cls(tuple(names), tuple(cats), from_pandas)
-        return enc, enc._encode(names, cols, allow_missing, missing_hint, name="X")
+        enc = cls(tuple(names), tuple(cats), from_pandas,
+                  tuple(temporal) if any(t is not None for t in temporal) else ())
+        return enc, enc._encode(names, prepared, allow_missing, missing_hint, name="X",
+                                prepared=True)
 
-    def transform(self, X, *, allow_missing: bool = False, missing_hint: str = "") -> np.ndarray:
+    def transform(self, X, *, allow_missing: bool = False, missing_hint: str = "",
+                  owner: str = "the model") -> np.ndarray:
+        if X is None or isinstance(X, pd.Series) or (isinstance(X, np.ndarray) and X.ndim != 2):
+            _columns(X)  # refuses these with a message, before any word about names
+        from_pandas = isinstance(X, pd.DataFrame)
+        if from_pandas or self.from_pandas:
+            check_feature_names(self.names if self.from_pandas else None,
+                                [str(c) for c in X.columns] if from_pandas else None, owner)
         if (_is_float_matrix(X) and X.shape[1] == self.n_features
-                and not self.is_categorical.any()):
-            X = np.asarray(X, dtype=float)
+                and not self.is_categorical.any() and not self.temporal):
+            X = float_by_value(X)
             _check_float_matrix(X, self.names, allow_missing, missing_hint, fitting=False)
             return X
         names, cols, from_pandas = _columns(X)
-        if from_pandas and self.from_pandas:
-            missing_cols = [c for c in self.names if c not in names]
-            extra = [c for c in names if c not in self.names]
-            if missing_cols or extra:
-                raise ValueError(
-                    f"X has different columns from the training data: missing {missing_cols}, "
-                    f"unexpected {extra}"
-                )
-            pos = {c: i for i, c in enumerate(names)}
-            cols = [cols[pos[c]] for c in self.names]
-            names = list(self.names)
-        elif len(cols) != self.n_features:
+        if len(cols) != self.n_features:
             raise ValueError(
-                f"X has {len(cols)} features, but the model was fitted with {self.n_features}"
+                f"X has {len(cols)} features, but {owner} is expecting {self.n_features} "
+                "features as input"
             )
         if len(cols[0]) == 0:
             raise ValueError("X has no rows")
         return self._encode(list(self.names), cols, allow_missing, missing_hint, name="X")
 
-    def _encode(self, names, cols, allow_missing, missing_hint, name) -> np.ndarray:
+    def _encode(self, names, cols, allow_missing, missing_hint, name,
+                prepared: bool = False) -> np.ndarray:
         n = len(cols[0])
         out = np.empty((n, len(cols)))
         for j, (fname, col, cats) in enumerate(zip(names, cols, self.categories)):
-            col_np = col.to_numpy(dtype=object) if isinstance(col, pd.Series) else np.asarray(col)
-            miss = _is_missing(col_np)
+            if prepared:
+                col_np = col
+                miss = (np.isnan(col_np) if col_np.dtype.kind == "f" else _is_missing(col_np))
+            else:
+                col_np, miss = _prepare(col, fname, self._temporal(j))
             if miss.any() and not allow_missing:
                 raise ValueError(
                     f"{name} column {fname!r} has missing values (NaN/None)."
@@ -220,17 +420,40 @@ class FeatureEncoder:
             else:
                 if _has_infinite(col_np):
                     raise ValueError(f"{name} column {fname!r} has infinite values")
+                obj = np.asarray(col_np, dtype=object)
+                if not prepared and len(cats):
+                    # True and 1 hash alike: a boolean never matches a numeric category
+                    # (nor a number a boolean one); it is an unseen value instead
+                    check_cells(np.concatenate([obj[~miss], cats]), f"{name} column {fname!r}")
                 # unseen categories get code -1; missing values NaN
                 # get_indexer gives -1 for a value not among cats (pd.Categorical warns)
                 codes = pd.Index(cats, dtype=object).get_indexer(
-                    pd.Index(col_np.astype(object), dtype=object)).astype(float)
+                    pd.Index(obj, dtype=object)).astype(float)
                 codes[miss] = np.nan
                 out[:, j] = codes
         return out
 
 
+def _as_array_like(y, name: str = "y"):
+    """``y`` itself if it is a sequence or array, else ``np.asarray`` of an object that
+    has only ``__array__``; ``None`` and scalars are refused."""
+    if y is None:
+        raise ValueError(f"this estimator requires {name} to be passed, but the target {name} "
+                        "is None: give one target per row of X")
+    if isinstance(y, (str, bytes)) or np.isscalar(y):
+        raise TypeError(f"{name} must be a sequence (list, array or Series), one value per "
+                        f"row; got {type(y).__name__} {y!r}")
+    if not hasattr(y, "__iter__") or not hasattr(y, "__len__"):
+        if hasattr(y, "__array__"):
+            return np.asarray(y)
+        raise TypeError(f"{name} must be a sequence (list, array or Series); got "
+                        f"{type(y).__name__}")
+    return y
+
+
 def label_array(y) -> np.ndarray:
     """Class labels as an array, each label kept as given (not yet checked for shape)."""
+    y = _as_array_like(y)
     if isinstance(y, pd.DataFrame):
         if y.shape[1] != 1:
             raise ValueError(f"y must be one column of labels; got {y.shape[1]} columns")
@@ -247,8 +470,37 @@ def label_array(y) -> np.ndarray:
     return _object_array(items)
 
 
+def _continuous_example(arr: np.ndarray):
+    """A label that is a non-integral float (a regression target), or None."""
+    if arr.dtype.kind == "f":
+        vals = arr[np.isfinite(arr)]
+        bad = vals[vals != np.round(vals)]
+        return bad[0] if bad.size else None
+    if arr.dtype == object:
+        for v in arr.tolist():
+            if (isinstance(v, (float, np.floating)) and np.isfinite(v) and v != round(v)):
+                return v
+    return None
+
+
+def _column_vector_to_1d(arr: np.ndarray, warn: bool = True) -> np.ndarray:
+    """An ``(n, 1)`` array of targets as ``(n,)``, with scikit-learn's warning."""
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        if warn:
+            import warnings
+
+            from sklearn.exceptions import DataConversionWarning
+
+            warnings.warn("A column-vector y was passed when a 1d array was expected. "
+                          "Please change the shape of y to (n_samples, ), for example "
+                          "using ravel().", DataConversionWarning, stacklevel=4)
+        return arr[:, 0]
+    return arr
+
+
 def encode_labels(y, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
     """``(classes, codes)`` for class labels of any hashable type."""
+    y = _as_array_like(y)
     if isinstance(y, pd.DataFrame):
         if y.shape[1] != 1:
             raise ValueError(f"y must be one column of labels; got {y.shape[1]} columns")
@@ -257,15 +509,21 @@ def encode_labels(y, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
     # as an ARFF header does for Weka: ties between classes go to the first declared
     declared = getattr(y, "dtype", None)
     declared = declared.categories if isinstance(declared, pd.CategoricalDtype) else None
-    arr = label_array(y)
+    arr = _column_vector_to_1d(label_array(y))
     if arr.ndim != 1:
         raise ValueError(f"y must be one-dimensional; got shape {arr.shape}")
     if arr.shape[0] != n_rows:
         raise ValueError(f"y has {arr.shape[0]} labels but X has {n_rows} rows")
+    check_label_types(arr)
     if _is_missing(arr).any():
         raise ValueError("y has missing labels (NaN/None)")
     if _has_infinite(arr):
         raise ValueError("y has infinite values; class labels must be finite or non-numeric")
+    example = _continuous_example(arr)
+    if example is not None:
+        raise ValueError(f"Unknown label type: continuous. y holds non-integer numbers such as "
+                         f"{example!r}, a regression target, but a classifier needs class "
+                         "labels: use CARTRegressor, or bin y first")
     if declared is not None:
         classes = np.asarray(declared.tolist(), dtype=declared.dtype if declared.dtype.kind
                              in "biuf" else object)
@@ -285,21 +543,40 @@ def encode_labels(y, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
     return classes, codes.astype(np.int64)
 
 
+#: responses beyond this magnitude are refused: a regression tree sums squared
+#: responses, and (1e150)² · 1e8 rows is near the largest float64 (1.8e308)
+MAX_ABS_TARGET = 1e150
+
+
 def encode_targets(y, n_rows: int) -> np.ndarray:
     """Regression responses as a finite float array."""
-    arr = np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y)
-    if arr.ndim == 2 and arr.shape[1] == 1:
-        arr = arr[:, 0]
+    y = _as_array_like(y)
+    arr = _column_vector_to_1d(
+        np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y),
+        warn=not isinstance(y, pd.DataFrame))
     if arr.ndim != 1:
         raise ValueError(f"y must be one-dimensional; got shape {arr.shape}")
     if arr.shape[0] != n_rows:
         raise ValueError(f"y has {arr.shape[0]} values but X has {n_rows} rows")
+    if arr.dtype.kind == "c" or (arr.dtype == object and any(
+            isinstance(v, (complex, np.complexfloating)) for v in arr.tolist())):
+        raise ValueError("y holds complex numbers; a regression target must be real")
+    if arr.dtype.kind == "b" or (arr.dtype == object and any(
+            isinstance(v, (bool, np.bool_)) for v in arr.tolist())):
+        raise ValueError("y holds booleans; a regression target must be numbers (for classes "
+                         "use a classifier)")
     try:
-        arr = arr.astype(float)
+        arr = float_by_value(arr) if arr.dtype.kind == "f" else (
+            pd.Series(arr).to_numpy(dtype=float, na_value=np.nan) if arr.dtype == object
+            else arr.astype(float))
     except (TypeError, ValueError):
         raise ValueError("y must hold numbers for regression") from None
     if not np.all(np.isfinite(arr)):
         raise ValueError("y has NaN or infinite values")
+    if arr.size and np.max(np.abs(arr)) > MAX_ABS_TARGET:
+        raise ValueError(f"y has values up to {np.max(np.abs(arr)):.3g}; squared errors of "
+                         f"responses beyond ±{MAX_ABS_TARGET:.0e} overflow float64: divide y "
+                         "by a constant (the tree's splits do not change)")
     return arr
 
 
@@ -307,13 +584,29 @@ def check_sample_weight(sample_weight, n_rows: int) -> np.ndarray:
     """Weights as a float array: one per row, finite, non-negative, positive total."""
     if sample_weight is None:
         return np.ones(n_rows)
-    w = np.asarray(sample_weight, dtype=float)
+    if isinstance(sample_weight, (str, bytes)):
+        raise TypeError(f"sample_weight must be numbers, one per row; got {sample_weight!r}")
+    raw = np.asarray(sample_weight)
+    if raw.dtype.kind == "c":
+        raise ValueError("sample_weight holds complex numbers; weights must be real")
+    try:
+        w = np.asarray(raw, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError("sample_weight must hold numbers (one non-negative weight per row)"
+                         ) from None
+    if w.ndim == 0:  # a scalar: the same weight for every row, as in scikit-learn
+        w = np.full(n_rows, float(w))
     if w.ndim != 1 or w.shape[0] != n_rows:
         raise ValueError(f"sample_weight must have one weight per row ({n_rows}); got shape {w.shape}")
     if not np.all(np.isfinite(w)):
         raise ValueError("sample_weight has NaN or infinite values")
     if np.any(w < 0):
         raise ValueError("sample_weight has negative values")
-    if w.sum() <= 0:
+    with np.errstate(over="ignore"):
+        total = w.sum()
+    if total <= 0:
         raise ValueError("sample_weight sums to zero")
+    if not np.isfinite(total):
+        raise ValueError("sample_weight sums to more than the largest float (1.8e308); divide "
+                         "the weights by a constant")
     return w

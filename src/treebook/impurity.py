@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .checks import check_label_types
+
 __all__ = [
     "class_counts",
     "contingency_table",
@@ -72,10 +74,30 @@ def _check_positive_total(total: np.ndarray, name: str) -> None:
 
 
 def _proportions(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``p_k = C_k / |D|`` along the last axis (0 where ``|D| = 0``) and the totals."""
-    total = counts.sum(axis=-1)
+    """``p_k = C_k / |D|`` along the last axis (0 where ``|D| = 0``) and the totals.
+
+    Counts whose sum overflows (``[1e308, 1e308]``) are divided by their largest count
+    first: proportions do not depend on the scale. The totals are then ``inf``."""
+    with np.errstate(over="ignore"):
+        total = counts.sum(axis=-1)
+    if not np.all(np.isfinite(total)) and np.all(np.isfinite(counts)):
+        top = counts.max(axis=-1, keepdims=True)
+        counts = counts / np.where(top > 0, top, 1.0)
+        scaled = counts.sum(axis=-1)
+        return counts / np.where(scaled > 0, scaled, 1.0)[..., None], total
     safe = np.where(total > 0, total, 1.0)
     return counts / safe[..., None], total
+
+
+def _scale_free(table: np.ndarray) -> np.ndarray:
+    """A contingency table divided by its largest cell when its total overflows: the
+    split measures that depend only on proportions are unchanged by it."""
+    with np.errstate(over="ignore"):
+        total = table.sum(axis=(-2, -1))
+    if np.all(np.isfinite(total)) or not np.all(np.isfinite(table)):
+        return table
+    top = table.max(axis=(-2, -1), keepdims=True)
+    return table / np.where(top > 0, top, 1.0)
 
 
 def _xlog2x(p: np.ndarray) -> np.ndarray:
@@ -96,7 +118,12 @@ def class_counts(y, classes=None, sample_weight=None) -> tuple[np.ndarray, np.nd
 
     Returns ``(classes, counts)``; ``classes`` are the sorted distinct labels unless given.
     With ``sample_weight=None`` every case weighs 1, so counts are plain frequencies.
+    Labels that compare equal but differ in type (``1`` and ``"1"``, ``1`` and ``True``)
+    are refused rather than merged.
     """
+    if y is None or np.isscalar(y):
+        raise TypeError(f"y must be a sequence of labels; got {y!r}")
+    check_label_types(y, "y")
     y = np.asarray(y)
     if y.ndim != 1:
         raise ValueError(f"y must be one-dimensional; got shape {y.shape}")
@@ -123,6 +150,10 @@ def contingency_table(x, y, sample_weight=None) -> tuple[np.ndarray, np.ndarray,
     Returns ``(values, classes, table)`` where ``table[v, k] = Σ w_i`` over cases with
     ``x_i = values[v]`` and ``y_i = classes[k]``.
     """
+    for name, a in (("x", x), ("y", y)):
+        if a is None or np.isscalar(a):
+            raise TypeError(f"{name} must be a sequence of values; got {a!r}")
+        check_label_types(a, name)
     x = np.asarray(x)
     y = np.asarray(y)
     if x.ndim != 1 or y.ndim != 1:
@@ -194,12 +225,16 @@ def misclassification_error(counts, *, check: bool = True):
 
 
 # -------------------------------------------------------------------- split measures
-def _table(counts_by_branch, check: bool) -> np.ndarray:
+def _table(counts_by_branch, check: bool, scale_free: bool = True) -> np.ndarray:
+    """The table as floats (checked when ``check``); a table whose total overflows is
+    divided by its largest cell when the measure depends only on proportions."""
     if not check:
-        return np.asarray(counts_by_branch, dtype=float)
+        t = np.asarray(counts_by_branch, dtype=float)
+        return _scale_free(t) if scale_free else t
     t = _as_counts(counts_by_branch, "counts_by_branch", min_ndim=2)
-    _check_positive_total(t.sum(axis=(-2, -1)), "counts_by_branch")
-    return t
+    with np.errstate(over="ignore"):
+        _check_positive_total(t.sum(axis=(-2, -1)), "counts_by_branch")
+    return _scale_free(t) if scale_free else t
 
 
 def _weighted_branch_mean(measure, table: np.ndarray) -> np.ndarray:
@@ -300,7 +335,15 @@ def variance(y, sample_weight=None):
     two-pass (mean first) for accuracy; :func:`variance_from_sums` is the one-pass form
     used inside sorted scans.
     """
-    y = np.asarray(y, dtype=float)
+    if y is None or isinstance(y, (str, bytes)):
+        raise TypeError(f"y must be a sequence of numbers; got {y!r}")
+    raw = np.asarray(y)
+    if raw.dtype.kind in "cbUSO" and not (raw.dtype == object and all(
+            isinstance(v, (int, float, np.integer, np.floating))
+            and not isinstance(v, (bool, np.bool_)) for v in raw.ravel().tolist())):
+        raise ValueError(f"y must hold real numbers (responses); got dtype {raw.dtype}"
+                         + (f", e.g. {raw.ravel()[0]!r}" if raw.size else ""))
+    y = raw.astype(float)
     if y.ndim != 1:
         raise ValueError(f"y must be one-dimensional; got shape {y.shape}")
     if y.size == 0:
@@ -308,10 +351,21 @@ def variance(y, sample_weight=None):
     if not np.all(np.isfinite(y)):
         raise ValueError("y contains NaN or infinite values")
     w = _weights(sample_weight, y.shape[0])
-    total = w.sum()
+    with np.errstate(over="ignore"):
+        total = w.sum()
     _check_positive_total(np.asarray(total), "sample_weight")
-    mean = np.dot(w, y) / total
-    return float(np.dot(w, (y - mean) ** 2) / total)
+    if not np.isfinite(total):  # the variance does not depend on the weights' scale
+        w = w / w.max()
+        total = w.sum()
+    with np.errstate(over="ignore", invalid="ignore"):
+        mean = np.dot(w / total, y)
+        if not np.isfinite(mean):  # Σ w·y overflowed: average in two halves
+            mean = np.dot(w / total, y / 2) * 2
+        out = float(np.dot(w / total, (y - mean) ** 2)) if np.isfinite(mean) else np.inf
+    if not np.isfinite(out):
+        raise ValueError("y is too spread out: its variance exceeds the largest float "
+                         "(1.8e308); divide y by a constant")
+    return out
 
 
 # =============================================================================================
@@ -401,7 +455,7 @@ def positive_class_score(counts_by_branch, positive=None, smoothing: float = 1.0
     without smoothing it never exceeds ``log2 P̂(+)`` of the unsplit node, with equality
     exactly when every branch keeps the parent's positive rate (chapter 5).
     """
-    t = _table(counts_by_branch, check)
+    t = _table(counts_by_branch, check, scale_free=False)
     k = _positive_column(t, positive)
     s = _smoothing(smoothing)
     if check and np.any(t[..., k].sum(axis=-1) <= 0):
@@ -436,7 +490,12 @@ def g_statistic(counts_by_branch, *, check: bool = True):
     in. With sample weights the counts are weights; the ``χ²`` approximation assumes they
     are counts of independent cases.
     """
-    t = _table(counts_by_branch, check)
+    t = _table(counts_by_branch, check, scale_free=False)
+    # G is proportional to the total: computed on the table over its largest cell and
+    # multiplied back, so expected counts cannot overflow (G itself may be inf)
+    top = t.max(axis=(-2, -1), keepdims=True)
+    top = np.where(top > 0, top, 1.0)
+    t = t / top
     rows = t.sum(axis=-1, keepdims=True)
     cols = t.sum(axis=-2, keepdims=True)
     total = t.sum(axis=(-2, -1), keepdims=True)
@@ -444,7 +503,9 @@ def g_statistic(counts_by_branch, *, check: bool = True):
     occupied = t > 0
     ratio = np.where(occupied, t / np.where(occupied, expected, 1.0), 1.0)
     g = 2.0 * (np.where(occupied, t, 0.0) * np.log(ratio)).sum(axis=(-2, -1))
-    return _scalar(np.maximum(g, 0.0))
+    with np.errstate(over="ignore"):
+        g = np.maximum(g, 0.0) * top[..., 0, 0]
+    return _scalar(g)
 
 
 def g_test_dof(counts_by_branch, *, check: bool = True):

@@ -201,6 +201,7 @@ class _Data:
     ybits: int          # 1 when the class rides in the attribute lists (two classes)
     msl: int            # min_samples_leaf
     crit: object        # the criterion (treebook.criteria)
+    mwl: float = 0.0    # min_weight_leaf: the least weight of a child
 
 
 @dataclass(frozen=True)
@@ -315,6 +316,8 @@ def _cut_scores(P, reach_f, level: _Level, data: _Data) -> np.ndarray:
         else:
             right = [tot_pos[k] - left[k] for k in range(K)]
             score = crit.split_proxy(left, right, w_left, w_right)
+    if data.mwl > 0:
+        invalid |= (w_left < data.mwl) | (w_right < data.mwl)
     np.copyto(score, -np.inf, where=invalid)
     return score
 
@@ -447,6 +450,7 @@ def grow_levelwise(
     metadata: dict | None = None,
     max_features: int | None = None,
     seed: int = 0,
+    min_weight_leaf: float = 0.0,
 ) -> Tree:
     """Grow a CART tree on numeric ``X`` level by level (see the module docstring).
 
@@ -491,11 +495,12 @@ def grow_levelwise(
     value, W, ns, impurity = node_summaries(np.zeros(n, np.intp), y, wn, 1, K, crit)
     W_root = float(W[0])
     nodes.add([-1], 0, value, W, ns, impurity)
-    if 0 >= max_depth or ns[0] < mss or impurity[0] <= IMPURITY_TOLERANCE:
+    mwl = float(min_weight_leaf)
+    if 0 >= max_depth or ns[0] < mss or impurity[0] <= IMPURITY_TOLERANCE or W_root < 2 * mwl:
         return nodes.tree(regression, metadata or {})
 
     lists, reach = _presort(X, y, ybits)
-    data = _Data(y=y, w=w, unit=unit, regression=regression, K=K, ybits=ybits, msl=msl,
+    data = _Data(y=y, w=w, unit=unit, regression=regression, K=K, ybits=ybits, msl=msl, mwl=mwl,
                  crit=crit)
     seg_len = np.array([n], dtype=np.int64)
     node_of_row = np.zeros(n, dtype=np.int32)  # open-node index of each row, -1 when closed
@@ -544,7 +549,7 @@ def grow_levelwise(
 
         # ---- the open children, in order, and each feature's rows partitioned into them
         child_open = ((c_n[slots] >= mss) & (c_imp[slots] > IMPURITY_TOLERANCE)
-                      & (depth + 1 < max_depth))
+                      & (depth + 1 < max_depth) & (c_W[slots] >= 2 * mwl))
         depth += 1
         open_slots = slots[child_open]
         if open_slots.size == 0:

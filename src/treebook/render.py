@@ -46,6 +46,7 @@ from typing import Any, Iterable
 import graphviz
 import numpy as np
 
+from .checks import check_depth_limit, check_tree, format_temporal, threshold_value
 from .splits import get_routing
 from .tree import NodeKind, Tree
 
@@ -73,6 +74,8 @@ _FONT = "Helvetica,Arial,sans-serif"
 # ----------------------------------------------------------------------------- formatting
 def _fmt_number(x: float, precision: int = 4) -> str:
     """A number as short text: ``75.5``, ``3``, ``0.3333`` (``precision`` significant)."""
+    if hasattr(x, "isoformat") or hasattr(x, "total_seconds"):  # a date or a duration
+        return format_temporal(x)
     x = float(x)
     if np.isfinite(x) and abs(x - round(x)) < 1e-9 * max(1.0, abs(x)):
         return str(int(round(x)))
@@ -176,7 +179,7 @@ def branch_conditions(tree: Tree, node: int) -> list[Condition]:
     f = int(tree.feature[node])
     name = _feature_name(tree, f)
     if kind == NodeKind.THRESHOLD:
-        t = float(tree.threshold[node])
+        t = threshold_value(tree, f, float(tree.threshold[node]))
         return [Condition(name, "<=", t), Condition(name, ">", t)]
     codes = tree.codes_of(node)
     out = []
@@ -315,6 +318,7 @@ def to_rules(tree: Tree, *, target_name: str = "class", simplify: bool = True,
     into its branch under the routing policy ``missing``; merged tests of one feature
     multiply their weights.
     """
+    check_tree(tree)
     rules = RuleSet()
     classes = _class_names(tree) if not tree.is_regression else []
     for leaf in np.flatnonzero(tree.is_leaf):
@@ -351,6 +355,8 @@ def export_text(tree: Tree, *, max_depth: int | None = None, node_ids: bool = Fa
     A leaf's line ends with ``→ prediction``; an internal node cut off by ``max_depth``
     ends with ``…`` and the number of leaves below it.
     """
+    check_tree(tree)
+    max_depth = check_depth_limit(max_depth)
     lines = []
     for node in range(tree.node_count):
         depth = int(tree.depth[node])
@@ -464,10 +470,10 @@ def to_graphviz(tree: Tree, *, max_depth: int | None = None, highlight: Iterable
     class_colors : ``{class: "#RRGGBB"}`` to override :data:`PALETTE`.
     rankdir : ``"TB"`` (root on top) or ``"LR"`` (root on the left).
     """
+    check_tree(tree)
     if rankdir not in ("TB", "LR"):
         raise ValueError(f"rankdir must be 'TB' or 'LR'; got {rankdir!r}")
-    if max_depth is not None and max_depth < 0:
-        raise ValueError(f"max_depth must be >= 0 or None; got {max_depth}")
+    max_depth = check_depth_limit(max_depth)
     hl = {int(i) for i in np.asarray(list(highlight), dtype=np.int64).ravel()}
     g = TreeGraph(name=name)
     g.attr("graph", rankdir=rankdir, ranksep="0.3", nodesep="0.2", margin="0.05",

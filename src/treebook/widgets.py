@@ -322,6 +322,16 @@ def _tree_sequence_slider(model, values, trees, X_train, y_train, X_test, y_test
     return slider
 
 
+def _check_estimator(estimator, needs: str = ""):
+    """A learner (unfitted or fitted) that the explorers can copy and fit."""
+    if not (hasattr(estimator, "get_params") and hasattr(estimator, "fit")):
+        raise TypeError(f"estimator must be a treebook learner{needs} (an instance, e.g. "
+                        f"CARTClassifier()); got {type(estimator).__name__}")
+    if isinstance(estimator, type):
+        raise TypeError(f"estimator must be an instance, e.g. {estimator.__name__}(); got "
+                        "the class itself")
+
+
 _DRAW = {"draw_depth": Interval(int, 0, None, allow_none=True)}
 
 
@@ -348,6 +358,7 @@ def depth_explorer(estimator, X_train, y_train, X_test, y_test, *, depths=None,
     The returned :class:`FrameSlider` also carries ``results`` (a DataFrame with columns
     ``depth``, ``leaves``, ``nodes``, ``train``, ``test``) and ``model`` (the fitted copy).
     """
+    _check_estimator(estimator)
     params = estimator.get_params()
     if "max_depth" in params:
         params["max_depth"] = None
@@ -390,6 +401,7 @@ def confidence_explorer(estimator, X_train, y_train, X_test, y_test, *,
     with columns ``confidence``, ``leaves``, ``nodes``, ``train``, ``test``; ``model`` is
     the fitted copy.
     """
+    _check_estimator(estimator, " (C4.5)")
     if not hasattr(estimator, "pruned_tree"):
         raise TypeError("confidence_explorer needs a C4.5 estimator (with pruned_tree)")
     if not len(confidences):
@@ -439,6 +451,7 @@ def alpha_explorer(estimator, X_train, y_train, X_test, y_test, *, risk: str | N
     """
     from .prune.cost_complexity import cost_complexity_path, prune_ccp
 
+    _check_estimator(estimator, " (CART)")
     if not hasattr(estimator, "ccp_alpha"):
         raise TypeError("alpha_explorer needs a CART estimator (with ccp_alpha)")
     params = estimator.get_params()

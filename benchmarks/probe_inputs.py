@@ -1,0 +1,610 @@
+"""Probe every public entry point with the awkward inputs of issue 12, and classify.
+
+Each probe is one call (or a short sequence of calls) with a stated expectation. Its
+outcome is one of
+
+* ``correct``  — it returned, and the result is what it should be;
+* ``clear``    — it raised ``ValueError``/``TypeError`` (or scikit-learn's
+  ``NotFittedError``) whose message names the argument at fault;
+* ``obscure``  — it raised anything else, an error that does not name the argument, or
+  an error where the issue asks for a result;
+* ``wrong``    — it returned, silently, something that is not right (or without the
+  warning the probe asks for).
+
+Run ``python benchmarks/probe_inputs.py`` (``-v`` lists every probe). The test module
+``tests/test_bad_inputs.py`` runs the same catalogue and requires ``correct`` or
+``clear`` of every probe.
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+import treebook
+from treebook import impurity as imp
+from treebook import render
+
+CLASSIFIERS = ["ID3Classifier", "C45Classifier", "CARTClassifier", "CLSClassifier"]
+REGRESSORS = ["CARTRegressor"]
+ESTIMATORS = CLASSIFIERS + REGRESSORS
+
+
+def make(name, **kw):
+    return getattr(treebook, name)(**kw)
+
+
+@dataclass
+class Probe:
+    name: str
+    run: Callable            # () -> result (raises to signal an error)
+    check: Callable | None   # result -> bool; None: an error is expected
+    names: tuple = ()        # words a clear error must contain (any of them)
+    must_succeed: bool = False  # an error is not acceptable (the issue asks for a result)
+    warn: type | None = None  # a warning of this category must be emitted
+
+
+def classify(p: Probe) -> tuple[str, str]:
+    from sklearn.exceptions import NotFittedError
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result = p.run()
+        except Exception as exc:  # noqa: BLE001 — classifying is the point
+            msg = f"{type(exc).__name__}: {exc}"
+            if p.must_succeed:
+                return "obscure", msg
+            if "NotFitted" in p.names:
+                return ("clear" if isinstance(exc, NotFittedError) else "obscure"), msg
+            named = not p.names or any(n.lower() in str(exc).lower() for n in p.names)
+            if isinstance(exc, (ValueError, TypeError)) and named:
+                return "clear", msg
+            return "obscure", msg
+    if p.check is None:
+        return "wrong", f"returned {result!r:.120}"
+    try:
+        ok = bool(p.check(result))
+    except Exception as exc:  # noqa: BLE001
+        return "wrong", f"check failed: {type(exc).__name__}: {exc}"
+    if ok and p.warn is not None and not any(issubclass(w.category, p.warn) for w in caught):
+        return "wrong", f"no {p.warn.__name__} emitted"
+    return ("correct", "") if ok else ("wrong", f"returned {result!r:.120}")
+
+
+# ============================================================================ data
+rng = np.random.default_rng(0)
+N = 60
+XNUM = np.round(rng.normal(size=(N, 3)), 1)
+YCLS = (XNUM[:, 0] + 0.5 * XNUM[:, 1] > 0).astype(int)
+YREG = XNUM[:, 0] * 2.0 + XNUM[:, 1] + 0.1 * rng.normal(size=N)
+
+
+def y_for(name):
+    return YREG if name in REGRESSORS else YCLS
+
+
+def same_predictions(a, b):
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype.kind == "f" or b.dtype.kind == "f":
+        return a.shape == b.shape and np.allclose(a.astype(float), b.astype(float),
+                                                  rtol=1e-9, atol=0)
+    return a.shape == b.shape and bool(np.all(a == b))
+
+
+def same_tree(t1, t2):
+    return (t1.node_count == t2.node_count and np.array_equal(t1.feature, t2.feature)
+            and np.allclose(t1.threshold, t2.threshold, equal_nan=True))
+
+
+PROBES: list[Probe] = []
+
+
+def probe(name, check=None, names=(), must_succeed=False, warn=None):
+    def deco(fn):
+        PROBES.append(Probe(name, fn, check, tuple(names), must_succeed, warn))
+        return fn
+    return deco
+
+
+# ------------------------------------------------------------------ zero sample weights
+for _e in ESTIMATORS:
+    def _zero_cat(e=_e):
+        X = [["a"], ["b"], ["c"], ["a"], ["b"], ["c"]]
+        y = [0, 1, 0, 0, 1, 0] if e in CLASSIFIERS else [0.0, 1.0, 0.0, 0.0, 1.0, 0.0]
+        w = [1, 1, 0, 1, 1, 0]
+        m = make(e).fit(X, y, sample_weight=w)
+        ref = make(e).fit([r for r, wi in zip(X, w) if wi], [v for v, wi in zip(y, w) if wi])
+        return same_predictions(m.predict([["a"], ["b"]]), ref.predict([["a"], ["b"]]))
+    probe(f"{_e}: zero weights on a whole category", check=bool, must_succeed=True)(_zero_cat)
+
+    def _zero_equiv(e=_e):
+        r = np.random.default_rng(1)
+        w = r.integers(0, 3, size=N)
+        m = make(e).fit(XNUM, y_for(e), sample_weight=w)
+        keep = np.repeat(np.arange(N), w)
+        ref = make(e).fit(XNUM[keep], y_for(e)[keep])
+        ok = same_predictions(m.predict(XNUM), ref.predict(XNUM))
+        if e in CLASSIFIERS:
+            ok &= same_predictions(m.predict_proba(XNUM), ref.predict_proba(XNUM))
+        return ok
+    probe(f"{_e}: integer weights with zeros = repeated rows", check=bool,
+          must_succeed=True)(_zero_equiv)
+
+# ------------------------------------------------------------------ 1e308 weights
+for _e in ESTIMATORS:
+    def _huge_w(e=_e):
+        m = make(e).fit(XNUM, y_for(e), sample_weight=np.full(N, 1e308))
+        p = m.predict(XNUM)
+        if e == "C45Classifier":  # weights are J48's case units: only sanity is asked
+            pr = m.predict_proba(XNUM)
+            return np.all(np.isfinite(pr)) and np.allclose(pr.sum(axis=1), 1)
+        return same_predictions(p, make(e).fit(XNUM, y_for(e)).predict(XNUM))
+    probe(f"{_e}: sample_weight = 1e308 everywhere", check=bool, names=("sample_weight",))(_huge_w)
+
+# ------------------------------------------------------------------ y None / __array__ only
+class ArrayOnly:
+    def __init__(self, a):
+        self._a = np.asarray(a)
+
+    def __array__(self, dtype=None, copy=None):
+        return self._a if dtype is None else self._a.astype(dtype)
+
+
+for _e in ESTIMATORS:
+    probe(f"{_e}: y=None", names=("y",))(lambda e=_e: make(e).fit(XNUM, None))
+
+    def _arr_only(e=_e):
+        m = make(e).fit(XNUM, ArrayOnly(y_for(e)))
+        return same_predictions(m.predict(XNUM), make(e).fit(XNUM, y_for(e)).predict(XNUM))
+    probe(f"{_e}: y with only __array__", check=bool, must_succeed=True)(_arr_only)
+
+    def _score_arr_only(e=_e):
+        m = make(e).fit(XNUM, y_for(e))
+        return np.isclose(m.score(XNUM, ArrayOnly(y_for(e))), m.score(XNUM, y_for(e)))
+    probe(f"{_e}: score with y having only __array__", check=bool,
+          must_succeed=True)(_score_arr_only)
+
+# ------------------------------------------------------------------ dates and durations
+DAYS = np.arange(40)
+DATES = pd.Timestamp("2020-01-01") + pd.to_timedelta(DAYS, unit="D")
+YDATE = (DAYS >= 20).astype(int)
+NEW_DATES = pd.Timestamp("2020-01-01") + pd.to_timedelta(DAYS + 0.5, unit="D")
+
+
+def _ns(values):
+    """int64 nanoseconds of dates or durations, whatever their resolution."""
+    arr = np.asarray(values)
+    return arr.astype(f"{arr.dtype.str[1]}8[ns]".replace("M8", "datetime64").replace(
+        "m8", "timedelta64")).view(np.int64)
+
+
+def _temporal_probe(e, train_col, test_col, ns_train, ns_test):
+    ns_train, ns_test = _ns(ns_train), _ns(ns_test)
+    y = YDATE if e in CLASSIFIERS else YDATE.astype(float)
+    m = make(e).fit(train_col, y)
+    ref = make(e).fit(pd.DataFrame({"d": ns_train}), y)
+    return same_predictions(m.predict(test_col), ref.predict(pd.DataFrame({"d": ns_test})))
+
+
+for _e in ESTIMATORS:
+    probe(f"{_e}: pandas datetime64 column, unseen dates", check=bool, must_succeed=True)(
+        lambda e=_e: _temporal_probe(
+            e, pd.DataFrame({"d": DATES}), pd.DataFrame({"d": NEW_DATES}),
+            DATES, NEW_DATES))
+    probe(f"{_e}: numpy datetime64 matrix, unseen dates", check=bool, must_succeed=True)(
+        lambda e=_e: _temporal_probe(
+            e, DATES.to_numpy()[:, None], NEW_DATES.to_numpy()[:, None],
+            DATES, NEW_DATES))
+    probe(f"{_e}: pandas timedelta column, unseen durations", check=bool, must_succeed=True)(
+        lambda e=_e: _temporal_probe(
+            e, pd.DataFrame({"d": pd.to_timedelta(DAYS, unit="D")}),
+            pd.DataFrame({"d": pd.to_timedelta(DAYS + 0.5, unit="D")}),
+            pd.to_timedelta(DAYS, unit="D"), pd.to_timedelta(DAYS + 0.5, unit="D")))
+
+
+def _date_text():
+    m = treebook.CARTClassifier().fit(pd.DataFrame({"d": DATES}), YDATE)
+    text = m.export_text() + "\n".join(map(str, m.to_rules()))
+    return "2020-01-2" in text and "e+18" not in text
+
+
+probe("CARTClassifier: date thresholds read as dates in text and rules",
+      check=bool, must_succeed=True)(_date_text)
+
+
+def _date_graph():
+    m = treebook.C45Classifier(min_samples_leaf=1).fit(pd.DataFrame({"d": DATES}), YDATE)
+    src = m.to_graphviz().source
+    return "2020-01-" in src and "e+18" not in src
+
+
+probe("C45Classifier: date thresholds read as dates in a drawing",
+      check=bool, must_succeed=True)(_date_graph)
+
+
+def _delta_text():
+    m = treebook.CARTRegressor().fit(pd.DataFrame({"t": pd.to_timedelta(DAYS, unit="D")}),
+                                     YDATE.astype(float))
+    text = m.export_text()
+    return "days" in text and "e+1" not in text
+
+
+probe("CARTRegressor: timedelta thresholds read as durations",
+      check=bool, must_succeed=True)(_delta_text)
+
+# ------------------------------------------------------------------ nullable dtypes
+_vals = XNUM[:, 0].copy()
+_vals_na = pd.array(np.round(_vals * 10).astype(int), dtype="Int64")
+_vals_na[::7] = pd.NA
+_float_na = pd.array(_vals, dtype="Float64")
+_float_na[::7] = pd.NA
+
+for _e in ESTIMATORS:
+    for _label, _arr in (("Int64", _vals_na), ("Float64", _float_na)):
+        if _e == "C45Classifier":
+            def _c45_na(arr=_arr):
+                X = pd.DataFrame({"a": arr, "b": XNUM[:, 1]})
+                Xf = pd.DataFrame({"a": arr.to_numpy(dtype=float, na_value=np.nan),
+                                   "b": XNUM[:, 1]})
+                m = treebook.C45Classifier().fit(X, YCLS)
+                ref = treebook.C45Classifier().fit(Xf, YCLS)
+                return same_predictions(m.predict_proba(X), ref.predict_proba(Xf))
+            probe(f"C45Classifier: nullable {_label} with pd.NA = unknown", check=bool,
+                  must_succeed=True)(_c45_na)
+        else:
+            probe(f"{_e}: nullable {_label} with pd.NA", names=("missing",))(
+                lambda e=_e, arr=_arr: make(e).fit(pd.DataFrame({"a": arr, "b": XNUM[:, 1]}),
+                                                   y_for(e)))
+
+    def _nullable_full(e=_e):
+        a = pd.array(np.round(_vals * 10).astype(int), dtype="Int64")
+        m = make(e).fit(pd.DataFrame({"a": a}), y_for(e))
+        ref = make(e).fit(pd.DataFrame({"a": np.round(_vals * 10).astype(int)}), y_for(e))
+        return same_predictions(m.predict(pd.DataFrame({"a": a})),
+                                ref.predict(pd.DataFrame({"a": np.round(_vals * 10).astype(int)})))
+    probe(f"{_e}: nullable Int64 without NA = int64", check=bool,
+          must_succeed=True)(_nullable_full)
+
+    def _boolean_na(e=_e):
+        b = pd.array([True, False, None, True] * 5, dtype="boolean")
+        return make(e).fit(pd.DataFrame({"b": b}), y_for(e)[:20])
+    if _e == "C45Classifier":
+        probe("C45Classifier: nullable boolean with pd.NA = unknown",
+              check=lambda m: m.predict(pd.DataFrame({"b": pd.array([True, None], dtype="boolean")})).shape == (2,),
+              must_succeed=True)(_boolean_na)
+    else:
+        probe(f"{_e}: nullable boolean with pd.NA", names=("missing",))(_boolean_na)
+
+# ------------------------------------------------------------------ cells holding lists
+for _e in ESTIMATORS:
+    probe(f"{_e}: cells holding lists (numpy)", names=("X",))(
+        lambda e=_e: make(e).fit(np.array([[[1, 2]], [[3]], [[1, 2]], [[3]]] + [[[4]]] * 0,
+                                          dtype=object).reshape(4, 1), y_for(e)[:4]))
+    probe(f"{_e}: cells holding lists (DataFrame)", names=("X", "'c'")) (
+        lambda e=_e: make(e).fit(pd.DataFrame({"c": [[1, 2], [3], [1, 2], [3]]}), y_for(e)[:4]))
+    probe(f"{_e}: dict cells", names=("X",))(
+        lambda e=_e: make(e).fit(pd.DataFrame({"c": [{"a": 1}, {"b": 2}] * 2}), y_for(e)[:4]))
+
+# ------------------------------------------------------------------ render / impurity / prune
+_tree = treebook.CARTClassifier(max_depth=2).fit(XNUM, YCLS).tree_
+probe("render.export_text(None)", names=("tree",))(lambda: render.export_text(None))
+probe("render.to_graphviz(None)", names=("tree",))(lambda: render.to_graphviz(None))
+probe("render.to_rules(None)", names=("tree",))(lambda: render.to_rules(None))
+probe("render.export_text(estimator)", names=("tree",))(
+    lambda: render.export_text(treebook.CARTClassifier().fit(XNUM, YCLS)))
+probe("render.export_text(max_depth=-1)", names=("max_depth",))(
+    lambda: render.export_text(_tree, max_depth=-1))
+probe("render.to_graphviz(max_depth='x')", names=("max_depth",))(
+    lambda: render.to_graphviz(_tree, max_depth="x"))
+probe("impurity.variance(['a'])", names=("y",))(lambda: imp.variance(["a"]))
+probe("impurity.variance([[1, 2]])", names=("y",))(lambda: imp.variance([[1.0, 2.0]]))
+probe("impurity.variance(y, sample_weight=[-1])", names=("sample_weight",))(
+    lambda: imp.variance([1.0], sample_weight=[-1.0]))
+probe("impurity.variance([1e200, -1e200]) overflows: refused", names=("y",))(
+    lambda: imp.variance([1e200, -1e200]))
+probe("impurity.variance([1e150, -1e150]) = 1e300", check=lambda v: np.isclose(v, 1e300))(
+    lambda: imp.variance([1e150, -1e150]))
+probe("impurity.entropy('ab')", names=("counts",))(lambda: imp.entropy("ab"))
+probe("impurity.entropy([])", names=("counts",))(lambda: imp.entropy([]))
+probe("impurity.entropy([1, -1])", names=("counts",))(lambda: imp.entropy([1, -1]))
+probe("impurity.entropy([np.nan, 1])", names=("counts",))(lambda: imp.entropy([np.nan, 1]))
+probe("impurity.entropy([1+1j, 1])", names=("counts",))(lambda: imp.entropy([1 + 1j, 1]))
+probe("impurity.gini(None)", names=("counts",))(lambda: imp.gini(None))
+probe("impurity.information_gain([1, 2])", names=("counts_by_branch",))(
+    lambda: imp.information_gain([1, 2]))
+for _fn, _want in (("entropy", 1.0), ("gini", 0.5), ("misclassification_error", 0.5)):
+    probe(f"impurity.{_fn}([1e308, 1e308]) = {_want}",
+          check=lambda v, want=_want: np.isclose(v, want))(
+        lambda fn=_fn: getattr(imp, fn)([1e308, 1e308]))
+    probe(f"impurity.{_fn}([1e-320, 1e-320]) = {_want}",
+          check=lambda v, want=_want: np.isclose(v, want))(
+        lambda fn=_fn: getattr(imp, fn)([1e-320, 1e-320]))
+for _fn, _want in (("information_gain", 1.0), ("gain_ratio", 1.0), ("gini_gain", 0.5),
+                   ("conditional_entropy", 0.0), ("split_information", 1.0),
+                   ("gini_index", 0.0)):
+    probe(f"impurity.{_fn}(diag(1e308)) = {_want}",
+          check=lambda v, want=_want: np.isclose(v, want, atol=1e-12))(
+        lambda fn=_fn: getattr(imp, fn)([[1e308, 0.0], [0.0, 1e308]]))
+probe("impurity.g_statistic(diag(1e308)) = inf (true G > 1.8e308) or refused",
+      check=lambda v: v == np.inf, names=("counts_by_branch",))(
+    lambda: imp.g_statistic([[1e308, 0.0], [0.0, 1e308]]))
+probe("impurity.class_counts([1, '1'])", names=("y",))(lambda: imp.class_counts([1, "1"]))
+probe("impurity.class_counts([1, True])", names=("y",),
+      check=lambda r: len(r[0]) == 2)(lambda: imp.class_counts([1, True]))
+probe("impurity.class_counts(None)", names=("y",))(lambda: imp.class_counts(None))
+
+from treebook.prune.cost_complexity import cost_complexity_path, prune_ccp  # noqa: E402
+from treebook.prune.error_based import prune_error_based  # noqa: E402
+from treebook.prune.pessimistic import prune_pessimistic  # noqa: E402
+
+probe("prune_ccp(None, 0.1)", names=("tree",))(lambda: prune_ccp(None, 0.1))
+probe("prune_ccp(tree, -1)", names=("alpha",))(lambda: prune_ccp(_tree, -1.0))
+probe("prune_ccp(tree, nan)", names=("alpha",))(lambda: prune_ccp(_tree, np.nan))
+probe("prune_ccp(tree, 'x')", names=("alpha",))(lambda: prune_ccp(_tree, "x"))
+probe("cost_complexity_path('tree')", names=("tree",))(lambda: cost_complexity_path("tree"))
+probe("cost_complexity_path(tree, risk='x')", names=("risk",))(
+    lambda: cost_complexity_path(_tree, risk="x"))
+probe("prune_pessimistic(None)", names=("tree",))(lambda: prune_pessimistic(None))
+probe("prune_pessimistic(regression tree)", names=("tree", "regression"))(
+    lambda: prune_pessimistic(treebook.CARTRegressor(max_depth=2).fit(XNUM, YREG).tree_))
+probe("prune_error_based(None)", names=("tree",))(lambda: prune_error_based(None))
+probe("prune_error_based(confidence=2)", names=("confidence",))(
+    lambda: prune_error_based(_tree, subtree_raising=False, confidence=2.0))
+
+# ------------------------------------------------------------------ explorers
+from treebook import widgets  # noqa: E402
+
+probe("depth_explorer(None, ...)", names=("estimator",))(
+    lambda: widgets.depth_explorer(None, XNUM, YCLS, XNUM, YCLS))
+probe("depth_explorer: y_test of wrong length", names=("y",))(
+    lambda: widgets.depth_explorer(treebook.ID3Classifier(), XNUM, YCLS, XNUM, YCLS[:-1]))
+probe("depth_explorer: depths=[-1]", names=("depths",))(
+    lambda: widgets.depth_explorer(treebook.CARTClassifier(), XNUM, YCLS, XNUM, YCLS,
+                                   depths=[-1]))
+probe("confidence_explorer(CART)", names=("estimator", "C4.5"))(
+    lambda: widgets.confidence_explorer(treebook.CARTClassifier(), XNUM, YCLS, XNUM, YCLS))
+probe("confidence_explorer: confidences=[0.9]", names=("confidence",))(
+    lambda: widgets.confidence_explorer(treebook.C45Classifier(), XNUM, YCLS, XNUM, YCLS,
+                                        confidences=[0.9]))
+probe("alpha_explorer(ID3)", names=("estimator", "CART"))(
+    lambda: widgets.alpha_explorer(treebook.ID3Classifier(), XNUM, YCLS, XNUM, YCLS))
+probe("alpha_explorer: max_frames=1", names=("max_frames",))(
+    lambda: widgets.alpha_explorer(treebook.CARTClassifier(), XNUM, YCLS, XNUM, YCLS,
+                                   max_frames=1))
+probe("alpha_explorer: X_test with other columns", names=("X", "feature"))(
+    lambda: widgets.alpha_explorer(treebook.CARTClassifier(), XNUM, YCLS, XNUM[:, :2], YCLS))
+
+# ------------------------------------------------------------------ not fitted
+for _e in ESTIMATORS:
+    for _meth in (["predict", "predict_proba", "score", "apply", "export_text"]
+                  if _e in CLASSIFIERS else ["predict", "score", "apply", "export_text"]):
+        def _unfitted(e=_e, meth=_meth):
+            m = make(e)
+            f = getattr(m, meth)
+            if meth == "score":
+                return f(XNUM, y_for(e))
+            if meth == "export_text":
+                return f()
+            return f(XNUM)
+        PROBES.append(Probe(f"{_e}.{_meth} unfitted raises NotFittedError", _unfitted,
+                            None, ("NotFitted",)))
+
+# ------------------------------------------------------------------ float32 vs float64
+for _e in ESTIMATORS:
+    def _f32(e=_e):
+        r = np.random.default_rng(3)
+        X = np.round(r.uniform(0, 1, size=(200, 2)), 1)
+        y = (X[:, 0] > 0.45).astype(int) if e in CLASSIFIERS else X[:, 0] * 3
+        m = make(e).fit(X, y)
+        return same_predictions(m.predict(X.astype(np.float32)), m.predict(X))
+    probe(f"{_e}: fitted on float64, predicts float32", check=bool, must_succeed=True)(_f32)
+
+    def _f32_df(e=_e):
+        X = pd.DataFrame({"a": np.round(np.linspace(0, 1, 40), 1)})
+        y = (X["a"] > 0.45).astype(int) if e in CLASSIFIERS else X["a"] * 3
+        m = make(e).fit(X, y)
+        return same_predictions(m.predict(X.astype(np.float32)), m.predict(X))
+    probe(f"{_e}: DataFrame float64 fit, float32 predict", check=bool,
+          must_succeed=True)(_f32_df)
+
+    def _f16(e=_e):
+        X = np.round(XNUM, 0).astype(np.float16)
+        m = make(e).fit(X, y_for(e))
+        return same_predictions(m.predict(X), make(e).fit(X.astype(float), y_for(e)).predict(X.astype(float)))
+    probe(f"{_e}: float16 X", check=bool, must_succeed=True)(_f16)
+
+# ------------------------------------------------------------------ column names
+DF = pd.DataFrame(XNUM, columns=["a", "b", "c"])
+for _e in ESTIMATORS:
+    probe(f"{_e}: DataFrame with reordered columns", names=("feature names", "column"))(
+        lambda e=_e: make(e).fit(DF, y_for(e)).predict(DF[["c", "a", "b"]]))
+    probe(f"{_e}: DataFrame with other column names", names=("feature names", "column"))(
+        lambda e=_e: make(e).fit(DF, y_for(e)).predict(DF.rename(columns={"a": "z"})))
+
+    def _np_after_df(e=_e):
+        m = make(e).fit(DF, y_for(e))
+        return same_predictions(m.predict(XNUM), m.predict(DF))
+    probe(f"{_e}: numpy after DataFrame warns", check=bool, warn=UserWarning,
+          must_succeed=True)(_np_after_df)
+
+    def _df_after_np(e=_e):
+        m = make(e).fit(XNUM, y_for(e))
+        return same_predictions(m.predict(DF), m.predict(XNUM))
+    probe(f"{_e}: DataFrame after numpy warns", check=bool, warn=UserWarning,
+          must_succeed=True)(_df_after_np)
+
+    probe(f"{_e}: predict with too few columns", names=("X", "feature"))(
+        lambda e=_e: make(e).fit(XNUM, y_for(e)).predict(XNUM[:, :2]))
+
+# ------------------------------------------------------------------ labels and categories
+for _e in CLASSIFIERS:
+    probe(f"{_e}: labels mixing str and int", names=("y",))(
+        lambda e=_e: make(e).fit(XNUM[:4], [1, "1", 1, "1"]))
+    probe(f"{_e}: labels 1, True, 1.0", names=("y",),
+          check=lambda m: len(m.classes_) == 3)(
+        lambda e=_e: make(e).fit(XNUM[:6], [1, True, 1.0, 1, True, 1.0]))
+    probe(f"{_e}: labels mixing bool and int", names=("y",),
+          check=lambda m: len(m.classes_) == 2)(
+        lambda e=_e: make(e).fit(XNUM[:4], np.array([1, True, 1, True], dtype=object)))
+
+    def _cat_true_one(e=_e):
+        X = pd.DataFrame({"c": pd.Series([1, True, 1, True, "x", "x"], dtype=object)})
+        y = [0, 1, 0, 1, 0, 0]
+        m = make(e).fit(X, y)
+        return same_predictions(m.predict(X), y)
+    probe(f"{_e}: category column with 1 and True", check=bool, names=("X", "'c'"))(_cat_true_one)
+
+    probe(f"{_e}: continuous y", names=("y", "label type"))(
+        lambda e=_e: make(e).fit(XNUM, YREG))
+    probe(f"{_e}: y with NaN label", names=("y",))(
+        lambda e=_e: make(e).fit(XNUM[:3], [0, np.nan, 1]))
+    probe(f"{_e}: 2-column y", names=("y",))(
+        lambda e=_e: make(e).fit(XNUM[:3], [[0, 1], [1, 0], [0, 1]]))
+
+# ------------------------------------------------------------------ complex, other X
+for _e in ESTIMATORS:
+    probe(f"{_e}: complex X", names=("X", "complex"))(
+        lambda e=_e: make(e).fit(XNUM + 1j, y_for(e)))
+    probe(f"{_e}: complex X at predict", names=("X", "complex"))(
+        lambda e=_e: make(e).fit(XNUM, y_for(e)).predict(XNUM + 0j))
+    probe(f"{_e}: complex numbers in an object column", names=("X", "complex"))(
+        lambda e=_e: make(e).fit(pd.DataFrame({"c": pd.Series([1 + 1j, 2, 1 + 1j, 2],
+                                                               dtype=object)}), y_for(e)[:4]))
+    probe(f"{_e}: X with inf", names=("X", "infinite"))(
+        lambda e=_e: make(e).fit(np.where(XNUM > 1, np.inf, XNUM), y_for(e)))
+    probe(f"{_e}: empty X", names=("X",))(lambda e=_e: make(e).fit(np.zeros((0, 2)), []))
+    probe(f"{_e}: 1-D X", names=("X",))(lambda e=_e: make(e).fit(XNUM[:, 0], y_for(e)))
+    probe(f"{_e}: 3-D X", names=("X",))(lambda e=_e: make(e).fit(XNUM[:, :, None], y_for(e)))
+    probe(f"{_e}: X=None", names=("X",))(lambda e=_e: make(e).fit(None, y_for(e)))
+    probe(f"{_e}: y of wrong length", names=("y",))(
+        lambda e=_e: make(e).fit(XNUM, y_for(e)[:-1]))
+    probe(f"{_e}: sample_weight negative", names=("sample_weight",))(
+        lambda e=_e: make(e).fit(XNUM, y_for(e), sample_weight=-np.ones(N)))
+    probe(f"{_e}: sample_weight all zero", names=("sample_weight",))(
+        lambda e=_e: make(e).fit(XNUM, y_for(e), sample_weight=np.zeros(N)))
+    probe(f"{_e}: sample_weight strings", names=("sample_weight",))(
+        lambda e=_e: make(e).fit(XNUM, y_for(e), sample_weight=["a"] * N))
+    probe(f"{_e}: sample_weight scalar 2 = all 2", check=lambda r: r, names=("sample_weight",))(
+        lambda e=_e: same_predictions(make(e).fit(XNUM, y_for(e), sample_weight=2).predict(XNUM),
+                                      make(e).fit(XNUM, y_for(e)).predict(XNUM)))
+    probe(f"{_e}: bad parameter value", names=("max_depth",))(
+        lambda e=_e: make(e, max_depth=-3).fit(XNUM, y_for(e)))
+    probe(f"{_e}: predict_proba/score with y of wrong length", names=("y",))(
+        lambda e=_e: make(e).fit(XNUM, y_for(e)).score(XNUM, y_for(e)[:-1]))
+    probe(f"{_e}: score with sample_weight of wrong length", names=("sample_weight",))(
+        lambda e=_e: make(e).fit(XNUM, y_for(e)).score(XNUM, y_for(e), sample_weight=[1.0]))
+
+# ------------------------------------------------------------------ magnitudes (CART)
+_base_y = XNUM[:, 0] + (XNUM[:, 1] > 0)
+for _g in ("levelwise", "recursive"):
+    def _big_y(g=_g):
+        m = treebook.CARTRegressor(grower=g, max_depth=4).fit(XNUM, _base_y * 1e155)
+        ref = treebook.CARTRegressor(grower=g, max_depth=4).fit(XNUM, _base_y)
+        return same_tree(m.tree_, ref.tree_) and np.allclose(m.predict(XNUM) / 1e155,
+                                                             ref.predict(XNUM))
+    probe(f"CARTRegressor({_g}): y scaled by 1e155 gives the same tree", check=bool,
+          names=("y",))(_big_y)
+
+    def _tiny_y(g=_g):
+        m = treebook.CARTRegressor(grower=g, max_depth=4).fit(XNUM, _base_y * 1e-170)
+        ref = treebook.CARTRegressor(grower=g, max_depth=4).fit(XNUM, _base_y)
+        return same_tree(m.tree_, ref.tree_)
+    probe(f"CARTRegressor({_g}): y scaled by 1e-170 gives the same tree", check=bool,
+          names=("y",))(_tiny_y)
+
+    for _s in (1e-9, 1e100):
+        def _scaled_y(g=_g, s=_s):
+            m = treebook.CARTRegressor(grower=g).fit(XNUM, _base_y * s)
+            ref = treebook.CARTRegressor(grower=g).fit(XNUM, _base_y)
+            return same_tree(m.tree_, ref.tree_) and np.allclose(m.predict(XNUM) / s,
+                                                                 ref.predict(XNUM))
+        probe(f"CARTRegressor({_g}): unpruned tree on y × {_s:g} is the tree on y",
+              check=bool, must_succeed=True)(_scaled_y)
+
+    for _e in ("CARTClassifier", "CARTRegressor"):
+        def _big_w(g=_g, e=_e):
+            w = np.random.default_rng(5).uniform(0.5, 2, N)
+            m = make(e, grower=g).fit(XNUM, y_for(e), sample_weight=w * 1e200)
+            ref = make(e, grower=g).fit(XNUM, y_for(e), sample_weight=w)
+            return same_tree(m.tree_, ref.tree_)
+        probe(f"{_e}({_g}): weights scaled by 1e200 give the same tree", check=bool,
+              names=("sample_weight",))(_big_w)
+
+        def _small_w(g=_g, e=_e):
+            w = np.random.default_rng(5).uniform(0.5, 2, N)
+            m = make(e, grower=g).fit(XNUM, y_for(e), sample_weight=w * 1e-300)
+            ref = make(e, grower=g).fit(XNUM, y_for(e), sample_weight=w)
+            return same_tree(m.tree_, ref.tree_)
+        probe(f"{_e}({_g}): weights scaled by 1e-300 give the same tree", check=bool,
+              names=("sample_weight",))(_small_w)
+
+
+def _growers_agree_big():
+    a = treebook.CARTRegressor(grower="levelwise").fit(XNUM, _base_y * 1e155)
+    b = treebook.CARTRegressor(grower="recursive").fit(XNUM, _base_y * 1e155)
+    return same_tree(a.tree_, b.tree_)
+
+
+probe("CARTRegressor: both growers agree on y ~ 1e155", check=bool, names=("y",))(_growers_agree_big)
+probe("CARTRegressor: y = 1e308 and -1e308", check=lambda m: np.all(np.isfinite(m.predict(XNUM[:2]))),
+      names=("y",))(lambda: treebook.CARTRegressor().fit(XNUM[:2], [1e308, -1e308]))
+
+
+def _r2_const():
+    X = XNUM[:10]
+    y = np.full(10, 3.0)
+    return treebook.CARTRegressor().fit(X, y).score(X, y)
+
+
+probe("CARTRegressor.score: constant y, perfect predictions = 1.0",
+      check=lambda s: s == 1.0)(_r2_const)
+
+
+def _r2_const_imperfect():
+    m = treebook.CARTRegressor().fit(XNUM[:10], np.arange(10.0))
+    return m.score(XNUM[:10], np.full(10, 3.0))
+
+
+probe("CARTRegressor.score: constant y, imperfect predictions = 0.0",
+      check=lambda s: s == 0.0)(_r2_const_imperfect)
+
+
+def _r2_matches_sklearn():
+    from sklearn.metrics import r2_score
+
+    m = treebook.CARTRegressor(max_depth=2).fit(XNUM, YREG)
+    w = np.random.default_rng(2).uniform(0, 2, N)
+    return np.isclose(m.score(XNUM, YREG, sample_weight=w),
+                      r2_score(YREG, m.predict(XNUM), sample_weight=w))
+
+
+probe("CARTRegressor.score = r2_score with weights", check=bool)(_r2_matches_sklearn)
+
+
+# ============================================================================ main
+def run(verbose: bool = False):
+    counts = {"correct": 0, "clear": 0, "obscure": 0, "wrong": 0}
+    rows = []
+    for p in PROBES:
+        outcome, detail = classify(p)
+        counts[outcome] += 1
+        rows.append((p.name, outcome, detail))
+    if verbose:
+        for name, outcome, detail in rows:
+            print(f"{outcome:8s} {name}" + (f"  — {detail[:160]}" if detail and outcome in
+                                            ("obscure", "wrong") else ""))
+    print(f"inputs tried: {len(PROBES)}  correct: {counts['correct']}  clear errors: "
+          f"{counts['clear']}  obscure crashes: {counts['obscure']}  silent wrong answers: "
+          f"{counts['wrong']}")
+    return rows, counts
+
+
+if __name__ == "__main__":
+    warnings.simplefilter("ignore")
+    run(verbose="-v" in sys.argv)
