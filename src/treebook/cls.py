@@ -23,7 +23,9 @@ Candidate tests, shared with the other learners through :mod:`treebook.splits`:
   node; the feature is then used up on that path (as in ID3 and C4.5);
 * a numeric feature: every binary cut ``x <= t`` between two distinct sorted values
   (:func:`treebook.splits.threshold_tables`, one sort and a prefix sum); the threshold is
-  the largest training value at or below the cut, as in C4.5.
+  the lower of the two values the cut lies between, at this node. (C4.5 instead takes the
+  largest value of the *whole* training set not above the cut's midpoint; the two agree
+  on training data but can send a new value between them differently: chapter 5.)
 
 All candidates of all features compete on the same score; ties go to the first feature
 in column order and, within a numeric feature, to the lowest cut.
