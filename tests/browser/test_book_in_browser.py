@@ -127,6 +127,24 @@ _SLIDER_STATE_JS = """(slider) => {
 }"""
 
 
+# Index of the method pane a slider sits in (-1: not in a method menu).
+_CHOOSER_PANE_JS = """(slider) => {
+  const pane = slider.closest('.tb-chooser-pane');
+  if (!pane) { return -1; }
+  const panes = Array.from(pane.parentElement.children)
+    .filter(c => c.classList.contains('tb-chooser-pane'));
+  return panes.indexOf(pane);
+}"""
+
+
+# Choose the method of pane ``i`` in the slider's menu, as a reader would (a change event).
+_CHOOSE_PANE_JS = """(slider, i) => {
+  const menu = slider.closest('.tb-chooser').querySelector('select.tb-chooser-select');
+  menu.value = String(i);
+  menu.dispatchEvent(new Event('change'));
+}"""
+
+
 @dataclass
 class PageReport:
     """What one visit of one page found."""
@@ -168,6 +186,13 @@ def _check_sliders(page, report: PageReport) -> None:
     for i in range(report.sliders):
         slider = sliders.nth(i)
         name = f"slider {i + 1}"
+        # a slider in a method menu (the pruning explorer) is shown by choosing its method
+        pane = slider.evaluate(_CHOOSER_PANE_JS)
+        if pane >= 0:
+            slider.evaluate(_CHOOSE_PANE_JS, pane)
+            if not slider.evaluate("(s) => s.checkVisibility()"):
+                report.slider_problems.append(f"{name}: choosing method {pane} does not show it")
+                continue
         state = slider.evaluate(_SLIDER_STATE_JS)
         try:
             n = int(state["declared"])
