@@ -333,7 +333,8 @@ def naive_best_threshold(x, y, n_classes: int):
 
 
 # ------------------------------------------------------------------ estimators
-_CART_CONSTRAINTS = {
+#: the parameter constraints CART and the forests built from it share
+CART_CONSTRAINTS = {
     "max_depth": Interval(int, 1, None, allow_none=True),
     # an int is a count of rows, a float a fraction of the training rows (scikit-learn)
     "min_samples_split": AnyOf(Interval(int, 2, None),
@@ -480,7 +481,7 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
 
     _parameter_constraints = {
         "criterion": Registered(lambda: criterion_names(regression=False), objects=Criterion),
-        **_CART_CONSTRAINTS,
+        **CART_CONSTRAINTS,
     }
 
     def __init__(self, criterion="gini", max_depth=None, min_samples_split=2,
@@ -546,7 +547,7 @@ class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
 
     _parameter_constraints = {
         "criterion": Registered(lambda: criterion_names(regression=True), objects=Criterion),
-        **_CART_CONSTRAINTS,
+        **CART_CONSTRAINTS,
     }
 
     def __init__(self, criterion="squared_error", max_depth=None, min_samples_split=2,

@@ -24,8 +24,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.exceptions import NotFittedError
 
-from .base import AnyOf, Interval, Options, RandomState
-from .cart import CARTClassifier, CARTRegressor
+from .base import Interval, Options, RandomState
+from .cart import CART_CONSTRAINTS, CARTClassifier, CARTRegressor
 from .encoding import check_sample_weight, encode_labels, encode_targets
 from .feature_draw import draw_seed
 
@@ -37,11 +37,9 @@ _FOREST_CONSTRAINTS = {
     "oob_score": Options(True, False),
     "n_jobs": Interval(int, -1, None, allow_none=True),
     "random_state": RandomState(),
-    "max_depth": Interval(int, 1, None, allow_none=True),
-    "min_samples_split": AnyOf(Interval(int, 2, None),
-                               Interval(float, 0.0, 1.0, closed="right", strict=True)),
-    "min_samples_leaf": AnyOf(Interval(int, 1, None),
-                              Interval(float, 0.0, 1.0, closed="neither", strict=True)),
+    # the trees' own parameters are checked as CART checks them
+    **{k: CART_CONSTRAINTS[k] for k in ("max_depth", "min_samples_split", "min_samples_leaf",
+                                         "max_features")},
 }
 
 

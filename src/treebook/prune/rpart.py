@@ -115,10 +115,8 @@ def rpart_complexity(tree: Tree, alpha: float = 0.0):
 def _table(tree: Tree, comp: np.ndarray, kept: np.ndarray, alpha: float):
     """Distinct complexities (descending) and, per row, the splits and risk kept."""
     risk = node_risk_rpart(tree)
+    # fix_cp caps every kept complexity by the root's, so these are the table's rows
     values = np.unique(np.concatenate([comp[kept], [alpha]]))[::-1]
-    values = np.concatenate([[comp[0] if kept[0] else alpha], values[values < comp[0]]]) \
-        if kept[0] else np.array([alpha])
-    values = np.unique(values)[::-1]
     rows = []
     for c in values:
         internal = kept & (comp > c)
