@@ -402,6 +402,11 @@ def test_bad_input_has_clear_errors():
         CARTRegressor(ccp_risk="misclassification").fit(X, y.astype(float))
     with pytest.raises(ValueError, match="criterion"):
         CARTRegressor(criterion="gini").fit(X, y.astype(float))
+    with pytest.raises(ValueError, match="grower"):
+        CARTClassifier(grower="sideways").fit(X, y)
+    # categorical columns grow level-wise too (issue 14), the recursive grower's tree
     Xc, yc = load_loan(return_X_y=True)
-    with pytest.raises(ValueError, match="levelwise.*numeric"):
-        CARTClassifier(grower="levelwise").fit(Xc, yc)
+    a = CARTClassifier(grower="levelwise").fit(Xc, yc).tree_
+    b = CARTClassifier(grower="recursive").fit(Xc, yc).tree_
+    assert np.array_equal(a.kind, b.kind) and np.array_equal(a.branch_of_code, b.branch_of_code)
+    assert np.array_equal(a.value, b.value)

@@ -40,11 +40,11 @@ of the categories present at the node:
 * a category absent at the node gets no branch: a case with it stops at the node and
   receives the node's distribution (as does a category never seen in training).
 
-**Growers.** Numeric data grow with the fast level-wise grower
-(:func:`treebook.levelwise.grow_levelwise`); data with a categorical column with the
-readable recursive grower (:func:`treebook.grow.grow_tree`) and
-:func:`cart_split_finder`. Both build identical trees on numeric data (tested);
-``grower=`` chooses explicitly. Missing values are not supported (CART's surrogate splits
+**Growers.** Every fit grows with the fast level-wise grower
+(:func:`treebook.levelwise.grow_levelwise`, compiled kernels; categorical columns through
+the same subset search); the readable recursive grower (:func:`treebook.grow.grow_tree`
+with :func:`cart_split_finder`) builds the identical tree (tested); ``grower=`` chooses
+explicitly. Missing values are not supported (CART's surrogate splits
 are not implemented): impute them first.
 
 **Pruning.** ``ccp_alpha > 0`` prunes the grown tree by minimal cost-complexity pruning
@@ -261,8 +261,9 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
               grower: str = "recursive", metadata: dict | None = None,
               max_features: int | None = None, seed: int = 0,
               min_weight_leaf: float = 0.0) -> Tree:
-    """Grow a CART tree with the recursive grower (``grower="recursive"``, any features)
-    or the level-wise grower (``"levelwise"``, numeric features only). ``max_features``
+    """Grow a CART tree with the recursive grower (``grower="recursive"``) or the
+    level-wise grower (``"levelwise"``; categorical columns through the same subset search
+    as the recursive one, :func:`_subset_candidates`). ``max_features``
     (a count, or None for all) and ``seed``: the random features per node of
     :mod:`treebook.feature_draw`, the same in both growers."""
     X = np.asarray(X, dtype=float)
@@ -275,9 +276,9 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
                   min_impurity_decrease=min_impurity_decrease, metadata=metadata)
     if grower == "levelwise":
         params.update(max_features=max_features, seed=seed, min_weight_leaf=min_weight_leaf)
-        if categorical.any():
-            raise ValueError("grower='levelwise' handles numeric features only; use "
-                             "grower='recursive' (or 'auto') for categorical columns")
+        if categorical.any():  # the same subset search, node by node
+            params.update(categorical=categorical, n_categories=n_categories,
+                          subset_split=_subset_candidates)
         return grow_levelwise(X, y, w, **params)
     if grower != "recursive":
         raise ValueError(f"grower must be 'levelwise' or 'recursive'; got {grower!r}")
@@ -378,7 +379,7 @@ class _CARTMixin:
         categorical = self.encoder_.is_categorical
         grower = self.grower
         if grower == "auto":
-            grower = "recursive" if categorical.any() else "levelwise"
+            grower = "levelwise"
         metadata = self._metadata(classes)
         metadata.setdefault("extra", {}).update(algorithm="CART",
                                                 criterion=get_criterion(self.criterion).name)
@@ -457,8 +458,7 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         order, so the tree is deterministic).
     ccp_risk : ``"impurity"`` (scikit-learn) or ``"misclassification"`` (Breiman, rpart) —
         the risk ``R(t)`` used by ``ccp_alpha`` and the pruning path.
-    grower : ``"auto"`` (level-wise on numeric data, recursive with categorical columns),
-        ``"levelwise"`` or ``"recursive"``.
+    grower : ``"auto"`` (the level-wise grower), ``"levelwise"`` or ``"recursive"``.
     cp : float ≥ 0 or None — rpart's complexity parameter: after growing, a node whose
         subtree lowers the risk (misclassified weight; squared error for regression) by
         no more than ``cp · R(root)`` per split is made a leaf, as rpart's

@@ -40,7 +40,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .criteria import get_criterion
+from . import kernels
+from .criteria import GINI, SQUARED_ERROR, get_criterion
 from .feature_draw import features_to_consider, node_permutation
 from .splits import (
     FEATURE_THRESHOLD,
@@ -63,6 +64,7 @@ class _Nodes:
         self.n_out = n_out
         self.count = 0
         self.split_ids, self.split_feature, self.split_threshold, self.split_left = [], [], [], []
+        self.codes = {}  # SUBSET nodes: node id -> branch_of_code
 
     def add(self, parent, depth, value, W, n, impurity) -> np.ndarray:
         k = int(np.shape(W)[0])
@@ -76,11 +78,17 @@ class _Nodes:
         self.impurity.append(np.asarray(impurity, dtype=float))
         return ids
 
-    def split(self, ids, feature, threshold, left_child) -> None:
+    def split(self, ids, feature, threshold, left_child, codes=None) -> None:
+        """Record the tests of nodes ``ids``; ``codes``: for each, its ``branch_of_code``
+        (a SUBSET split) or None (a threshold)."""
         self.split_ids.append(ids)
         self.split_feature.append(feature)
         self.split_threshold.append(threshold)
         self.split_left.append(left_child)
+        if codes is not None:
+            for i, c in zip(np.asarray(ids).tolist(), codes):
+                if c is not None:
+                    self.codes[i] = np.asarray(c, dtype=np.int64)
 
     def tree(self, is_regression: bool, metadata: dict) -> Tree:
         """Renumber in depth-first pre-order (left before right) and freeze, with the
@@ -115,14 +123,25 @@ class _Nodes:
         l_old = left[inv][split_new]
         children = np.stack([pre[l_old], pre[l_old + 1]], axis=1).ravel()
         par = parent[inv]
+        kind = np.where(split_new, NodeKind.THRESHOLD, NodeKind.LEAF).astype(np.int8)
+        code_ptr = np.zeros(N + 1, dtype=np.int64)
+        branch_of_code = np.empty(0, dtype=np.int64)
+        if self.codes:
+            old = np.fromiter(self.codes, dtype=np.int64)
+            kind[pre[old]] = NodeKind.SUBSET
+            n_codes = np.zeros(N, dtype=np.int64)
+            n_codes[pre[old]] = [c.size for c in self.codes.values()]
+            code_ptr[1:] = np.cumsum(n_codes)
+            subset_new = np.sort(pre[old])
+            branch_of_code = np.concatenate([self.codes[int(inv[i])] for i in subset_new])
         return Tree(
-            kind=np.where(split_new, NodeKind.THRESHOLD, NodeKind.LEAF).astype(np.int8),
+            kind=kind,
             feature=feature[inv],
             threshold=threshold[inv],
             children_ptr=np.concatenate([[0], np.cumsum(n_children)]).astype(np.int64),
             children=children.astype(np.int64),
-            code_ptr=np.zeros(N + 1, dtype=np.int64),
-            branch_of_code=np.empty(0, dtype=np.int64),
+            code_ptr=code_ptr,
+            branch_of_code=branch_of_code.astype(np.int64),
             parent=np.where(par >= 0, pre[np.maximum(par, 0)], -1).astype(np.int64),
             depth=depth[inv],
             value=np.concatenate(self.value)[inv],
@@ -224,11 +243,15 @@ class _Level:
         return int(self.node_of_pos.shape[0])
 
     @classmethod
-    def of(cls, seg_len, open_value, open_W, data: _Data) -> "_Level":
+    def of(cls, seg_len, open_value, open_W, data: _Data, full: bool = True) -> "_Level":
+        """The level's segments; ``full=False``: only what the compiled kernels read."""
         J = seg_len.shape[0]
         n_a = int(seg_len.sum())
         msl = data.msl
-        starts = np.concatenate([[0], np.cumsum(seg_len)[:-1]])
+        starts = np.concatenate([[0], np.cumsum(seg_len)[:-1]]).astype(np.int64)
+        if not full:
+            return cls(seg_len, starts, np.empty(n_a, dtype=np.int8), None, open_value,
+                       open_W, None, None, None, None)
         node_of_pos = np.repeat(np.arange(J, dtype=np.int32), seg_len)
         # no cut after a segment's last row; min_samples_leaf rows on each side
         base_bad = np.zeros(n_a, dtype=bool)
@@ -342,55 +365,134 @@ def _keep_best(score, f: int, level: _Level, best_val, best_f, best_p) -> None:
         best_p[hn] = hp
 
 
-def _features_per_node(X, lists, level: _Level, k: int, seed: int) -> np.ndarray:
+def _features_per_node(X, lists, level: _Level, k: int, seed: int, columns, rows,
+                       categorical) -> np.ndarray:
     """``(J, m)`` mask: the features each open node may split on under ``max_features=k``
-    (:mod:`treebook.feature_draw`; a node's draw depends on its set of rows only)."""
+    (:mod:`treebook.feature_draw`; a node's draw depends on its set of rows only).
+    ``columns[f]``: feature ``f``'s attribute list (numeric), ``rows``: every open node's
+    rows, or None."""
     starts, seg_len = level.starts, level.seg_len
     ends = starts + seg_len - 1
-    m = len(lists)
+    m = X.shape[1]
     varies = np.empty((seg_len.shape[0], m), dtype=bool)
-    for f, P in enumerate(lists):
-        lo = X[P[starts] & _ROW, f]
-        hi = X[P[ends] & _ROW, f]
-        varies[:, f] = hi > lo + FEATURE_THRESHOLD
-    rows = lists[0] & _ROW
-    first = np.minimum.reduceat(rows, starts)
-    total = np.add.reduceat(rows, starts)
+    for f in range(m):
+        if categorical[f]:  # at least two categories at the node
+            x = X[rows, f]
+            varies[:, f] = np.maximum.reduceat(x, starts) > np.minimum.reduceat(x, starts)
+        else:
+            P = lists[columns[f]]
+            lo = X[P[starts] & _ROW, f]
+            hi = X[P[ends] & _ROW, f]
+            varies[:, f] = hi > lo + FEATURE_THRESHOLD
+    some = rows if rows is not None else lists[0] & _ROW
+    first = np.minimum.reduceat(some, starts)
+    total = np.add.reduceat(some, starts)
     perms = np.stack([node_permutation(seed, c, a, t, m)
                       for c, a, t in zip(seg_len.tolist(), first.tolist(), total.tolist())])
     return features_to_consider(perms, varies, k)
 
 
-def _choose_cuts(lists, reach, level: _Level, data: _Data, allowed=None):
+def _scan_compiled(P, reach_f, f, level: _Level, data: _Data, allowed_f, best, scratch):
+    """Score and choose step for one numeric feature with :func:`treebook.kernels.scan_feature`
+    (Gini or squared error): the same numbers as :func:`_cut_scores` + :func:`_keep_best`."""
+    close_ranks, first_far = reach_f if reach_f is not None else (_NO_RANKS, _NO_RANKS)
+    kernels.scan_feature(
+        P, 32 + data.ybits, level.starts, level.seg_len,
+        _NO_LABELS if data.regression else data.y, data.y if data.regression else _NO_Y,
+        data.w, data.unit,
+        kernels.SQUARED_ERROR_SCAN if data.regression else kernels.GINI_SCAN,
+        0 if data.regression else data.K, level.open_value, level.open_W, data.msl,
+        data.mwl, close_ranks, first_far, allowed_f, f, best[0], best[1], best[2],
+        scratch[0], scratch[1], scratch[2])
+
+
+_NO_RANKS = np.zeros(1, dtype=np.int64)
+_NO_LABELS = np.zeros(1, dtype=np.int8)
+_NO_Y = np.zeros(1)
+
+
+def _subset_scan(X, f, rows, level: _Level, data: _Data, allowed_f, best, codes,
+                 subset_split, n_categories: int) -> None:
+    """Score and choose step for one categorical feature: ``subset_split`` (the recursive
+    grower's subset search, :func:`treebook.cart._subset_candidates`) on every open node's
+    rows, in increasing row order; a node keeps it when it beats its best by more than a
+    tie, as :func:`_keep_best` does."""
+    best_val, best_f, best_p = best
+    x_all = X[rows, f]
+    for j, (s, n_j) in enumerate(zip(level.starts.tolist(), level.seg_len.tolist())):
+        if not allowed_f[j]:
+            continue
+        r = rows[s:s + n_j]
+        x = x_all[s:s + n_j]
+        if x.min() == x.max():
+            continue
+        cand = subset_split(x, data.y[r], data.w[r], (level.open_value[j], level.open_W[j]),
+                            data.K, n_categories, data.crit, data.msl, data.mwl)
+        if cand is not None and tie_floor(cand[0]) > best_val[j]:
+            best_val[j] = cand[0]
+            best_f[j] = f
+            best_p[j] = -1
+            codes[j] = cand[2]
+
+
+def _choose_cuts(lists, reach, level: _Level, data: _Data, allowed=None, *, X=None,
+                 columns=None, categorical=None, rows=None, subset_split=None,
+                 n_categories=None, compiled=False, scratch=None):
     """Score and choose for one level: each open node's best feature and cut position
-    (``best_f = -1``: no admissible cut). ``allowed``: the features each node may use
-    (``max_features``), or None for all."""
+    (``best_f = -1``: no admissible cut), in column order. ``allowed``: the features each
+    node may use (``max_features``), or None for all. With categorical features, also
+    each node's ``branch_of_code`` (None for a threshold)."""
     J = level.seg_len.shape[0]
     best_val = np.full(J, -np.inf)
     best_f = np.full(J, -1, dtype=np.int64)
     best_p = np.zeros(J, dtype=np.int64)
+    codes = [None] * J
+    m = len(lists) if columns is None else len(columns)
+    everyone = np.ones(J, dtype=bool)
     with np.errstate(divide="ignore", invalid="ignore"):
-        for f, P in enumerate(lists):
-            if allowed is not None and not allowed[:, f].any():
+        for f in range(m):
+            allowed_f = everyone if allowed is None else allowed[:, f]
+            if allowed is not None and not allowed_f.any():
                 continue
-            score = _cut_scores(P, reach[f], level, data)
+            if categorical is not None and categorical[f]:
+                _subset_scan(X, f, rows, level, data, allowed_f, (best_val, best_f, best_p),
+                             codes, subset_split, n_categories[f])
+                continue
+            li = f if columns is None else columns[f]
+            if compiled:
+                _scan_compiled(lists[li], reach[li], f, level, data, allowed_f,
+                               (best_val, best_f, best_p), scratch)
+                continue
+            score = _cut_scores(lists[li], reach[li], level, data)
             if allowed is not None:
-                np.copyto(score, -np.inf, where=np.repeat(~allowed[:, f], level.seg_len))
+                np.copyto(score, -np.inf, where=np.repeat(~allowed_f, level.seg_len))
             _keep_best(score, f, level, best_val, best_f, best_p)
-    return best_f, best_p
+    if categorical is not None:  # a subset kept earlier may have lost to a later cut
+        codes = [c if c is not None and categorical[best_f[j]] else None
+                 for j, c in enumerate(codes)]
+    return best_f, best_p, codes
 
 
-def _rows_going_right(lists, best_f, best_p, cut_nodes, level: _Level, go_right):
-    """Partition step (rows): set ``go_right`` for the rows after each chosen cut, and
-    return the rows either side of every cut (their values make the threshold)."""
+def _rows_going_right(lists, best_f, best_p, cut_nodes, level: _Level, go_right,
+                      columns=None, codes=None, X=None, rows=None):
+    """Partition step (rows): set ``go_right`` for the rows after each chosen cut (or, for
+    a subset split, the rows whose category goes right), and return the rows either side
+    of every threshold cut (their values make the threshold; -1 for subset splits)."""
     starts, seg_len = level.starts, level.seg_len
-    lower_row = np.empty(cut_nodes.size, dtype=np.int64)
-    upper_row = np.empty(cut_nodes.size, dtype=np.int64)
+    lower_row = np.full(cut_nodes.size, -1, dtype=np.int64)
+    upper_row = np.full(cut_nodes.size, -1, dtype=np.int64)
     go_right[:] = 0
-    for f in np.unique(best_f[cut_nodes]):
-        sel = best_f[cut_nodes] == f
+    is_subset = (np.array([codes[j] is not None for j in cut_nodes.tolist()], dtype=bool)
+                 if codes is not None else np.zeros(cut_nodes.size, dtype=bool))
+    for i in np.flatnonzero(is_subset):
+        j = cut_nodes[i]
+        r = rows[starts[j]:starts[j] + seg_len[j]]
+        go_right[r] = codes[j][X[r, best_f[j]].astype(np.int64)] == 1
+    num = ~is_subset
+    for f in np.unique(best_f[cut_nodes[num]]):
+        sel = num & (best_f[cut_nodes] == f)
         js = cut_nodes[sel]
-        P = lists[f]
+        P = lists[f if columns is None else columns[f]]
         lower_row[sel] = P[best_p[js]] & _ROW
         upper_row[sel] = P[best_p[js] + 1] & _ROW
         lens = seg_len[js]
@@ -401,7 +503,8 @@ def _rows_going_right(lists, best_f, best_p, cut_nodes, level: _Level, go_right)
     return lower_row, upper_row
 
 
-def _partition_lists(lists, go_right, slot_size, open_slots, n_a: int) -> None:
+def _partition_lists(lists, go_right, slot_size, open_slots, n_a: int,
+                     compiled: bool = False, seg_len=None) -> None:
     """Partition step (lists): every attribute list, reordered in place so that the open
     children's rows form consecutive segments, each still sorted (a stable partition).
 
@@ -417,6 +520,14 @@ def _partition_lists(lists, go_right, slot_size, open_slots, n_a: int) -> None:
     slot_base = np.empty(slot_size.shape[0], dtype=np.int64)
     slot_base[slot_rank] = np.concatenate([[0], np.cumsum(slot_size[slot_rank])[:-1]])
     n_new = int(slot_size[open_slots].sum())
+    if compiled:  # the same stable partition, one loop per list
+        starts = np.concatenate([[0], np.cumsum(seg_len)[:-1]]).astype(np.int64)
+        for f in range(len(lists)):
+            out = np.empty(n_new, dtype=np.int64)
+            kernels.partition_list(lists[f], go_right, starts, seg_len, slot_base, is_open,
+                                   out)
+            lists[f] = out
+        return
     dest = []
     for b in (0, 1):
         size_b = slot_size[b::2]
@@ -451,8 +562,12 @@ def grow_levelwise(
     max_features: int | None = None,
     seed: int = 0,
     min_weight_leaf: float = 0.0,
+    categorical=None,
+    n_categories=None,
+    subset_split=None,
+    engine: str = "compiled",
 ) -> Tree:
-    """Grow a CART tree on numeric ``X`` level by level (see the module docstring).
+    """Grow a CART tree level by level (see the module docstring).
 
     Parameters are CART's (:class:`treebook.cart.CARTClassifier`); ``criterion`` is a
     name in :data:`treebook.criteria.CRITERIA` or a criterion (default ``"gini"``, or
@@ -463,13 +578,31 @@ def grow_levelwise(
     no cut leaves ``min_samples_leaf`` rows on both sides, or the best cut's weighted
     improvement ``(|D|/|D_root|)·(I(D) - |D_1|/|D|·I(D_1) - |D_2|/|D|·I(D_2))`` plus
     ``IMPURITY_TOLERANCE`` is below ``min_impurity_decrease``.
+
+    ``categorical`` (a mask over the columns) marks columns of category codes ``0 …
+    n_categories[f] - 1``; each open node searches them with ``subset_split`` (CART's
+    subset search, :func:`treebook.cart._subset_candidates`, which
+    :func:`treebook.cart.grow_cart` passes), on its rows in increasing order, so the
+    split is the recursive grower's. ``engine="compiled"`` scores Gini and squared-error
+    cuts and partitions the lists with :mod:`treebook.kernels`; ``"numpy"`` is the
+    reference, in array operations only; both build the same tree bit for bit.
     """
+    if engine not in ("compiled", "numpy"):
+        raise ValueError(f"engine must be 'compiled' or 'numpy'; got {engine!r}")
     X = np.asarray(X, dtype=float)
     w = np.asarray(sample_weight, dtype=float)
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D; got shape {X.shape}")
     if not np.all(np.isfinite(X)):
         raise ValueError("the level-wise grower needs finite numeric features (no NaN/inf)")
+    categorical = (np.zeros(X.shape[1], dtype=bool) if categorical is None
+                   else np.asarray(categorical, dtype=bool))
+    if categorical.shape != (X.shape[1],):
+        raise ValueError(f"categorical must have one entry per column ({X.shape[1]}); "
+                         f"got shape {categorical.shape}")
+    if categorical.any() and (subset_split is None or n_categories is None):
+        raise ValueError("categorical columns need subset_split and n_categories "
+                         "(grow them through treebook.cart.grow_cart)")
     if np.any(w == 0):
         keep = w > 0
         X, y, w = X[keep], np.asarray(y)[keep], w[keep]
@@ -479,6 +612,8 @@ def grow_levelwise(
     if criterion is None:
         criterion = "squared_error" if regression else "gini"
     crit = get_criterion(criterion, regression=regression)
+    compiled = engine == "compiled"
+    scan_compiled = compiled and crit in (GINI, SQUARED_ERROR)
     max_depth = np.inf if max_depth is None else max_depth
     msl = int(min_samples_leaf)
     mss = max(int(min_samples_split), 2 * msl)
@@ -499,9 +634,18 @@ def grow_levelwise(
     if 0 >= max_depth or ns[0] < mss or impurity[0] <= IMPURITY_TOLERANCE or W_root < 2 * mwl:
         return nodes.tree(regression, metadata or {})
 
-    lists, reach = _presort(X, y, ybits)
+    numeric = np.flatnonzero(~categorical)
+    columns = np.full(m, -1, dtype=np.int64)  # feature -> its attribute list
+    columns[numeric] = np.arange(numeric.size)
+    lists, reach = _presort(X[:, numeric], y, ybits)
+    # the open nodes' rows, in increasing order within each node: a list partitioned like
+    # the others (categorical subsets, and max_features when no column is numeric)
+    need_rows = bool(categorical.any()) or numeric.size == 0
+    if need_rows:
+        lists.append(np.arange(n, dtype=np.int64))
     data = _Data(y=y, w=w, unit=unit, regression=regression, K=K, ybits=ybits, msl=msl, mwl=mwl,
                  crit=crit)
+    scratch = (np.empty(n), np.zeros(max(K, 1)), np.zeros(max(K, 1))) if scan_compiled else None
     seg_len = np.array([n], dtype=np.int64)
     node_of_row = np.zeros(n, dtype=np.int32)  # open-node index of each row, -1 when closed
     alive = np.arange(n, dtype=np.int32)  # rows in open nodes, increasing
@@ -512,20 +656,28 @@ def grow_levelwise(
 
     while open_ids.size:
         J = open_ids.size
-        level = _Level.of(seg_len, open_value, open_W, data)
+        level = _Level.of(seg_len, open_value, open_W, data, full=not scan_compiled)
+        rows = lists[-1] if need_rows else None
         allowed = (None if max_features is None
-                   else _features_per_node(X, lists, level, max_features, seed))
+                   else _features_per_node(X, lists, level, max_features, seed, columns, rows,
+                                           categorical))
         # ---- score every cut of every open node, feature by feature; keep each node's best
-        best_f, best_p = _choose_cuts(lists, reach, level, data, allowed)
+        best_f, best_p, codes = _choose_cuts(
+            lists, reach, level, data, allowed, X=X, columns=columns, categorical=categorical,
+            rows=rows, subset_split=subset_split, n_categories=n_categories,
+            compiled=scan_compiled, scratch=scratch)
         has_cut = best_f >= 0
         if not has_cut.any():
             break
         # ---- partition: which rows go right of the chosen cut, and the thresholds
         cut_nodes = np.flatnonzero(has_cut)
         lower_row, upper_row = _rows_going_right(lists, best_f, best_p, cut_nodes, level,
-                                                 go_right)
+                                                 go_right, columns, codes, X, rows)
         feat = best_f[cut_nodes]
-        thr = midpoint_threshold(X[lower_row, feat], X[upper_row, feat])
+        num_cut = lower_row >= 0
+        thr = np.full(cut_nodes.size, np.nan)
+        thr[num_cut] = midpoint_threshold(X[lower_row[num_cut], feat[num_cut]],
+                                          X[upper_row[num_cut], feat[num_cut]])
 
         # ---- children statistics, rows in increasing order (as the recursive grower adds)
         alive = alive[has_cut[node_of_row[alive]]]
@@ -545,7 +697,8 @@ def grow_levelwise(
         child_ids = nodes.add(np.repeat(open_ids[s_nodes], 2), depth + 1, c_value[slots],
                               c_W[slots], c_n[slots], c_imp[slots])
         in_cut = np.searchsorted(cut_nodes, s_nodes)
-        nodes.split(open_ids[s_nodes], feat[in_cut], thr[in_cut], child_ids[0::2])
+        nodes.split(open_ids[s_nodes], feat[in_cut], thr[in_cut], child_ids[0::2],
+                    [codes[j] for j in s_nodes.tolist()] if need_rows else None)
 
         # ---- the open children, in order, and each feature's rows partitioned into them
         child_open = ((c_n[slots] >= mss) & (c_imp[slots] > IMPURITY_TOLERANCE)
@@ -556,7 +709,7 @@ def grow_levelwise(
             break
         slot_size = c_n.astype(np.int64)
         slot_size[0::2][~has_cut] = seg_len[~has_cut]  # rows of uncut nodes sit on side 0
-        _partition_lists(lists, go_right, slot_size, open_slots, level.n_a)
+        _partition_lists(lists, go_right, slot_size, open_slots, level.n_a, compiled, seg_len)
         new_index = np.full(2 * J, -1, dtype=np.int32)
         new_index[open_slots] = np.arange(open_slots.size)
         node_of_row[alive] = new_index[key]

@@ -45,9 +45,10 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from .kernels import walk_tree
 from .splits import FAN, STOP, NodeKind, branch_codes, get_routing
 
-__all__ = ["NodeKind", "Tree", "TreeBuilder", "apply_binary"]
+__all__ = ["NodeKind", "Tree", "TreeBuilder", "apply_binary", "apply_compiled"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -232,8 +233,8 @@ class Tree:
         or its value missing)."""
         X = np.asarray(X, dtype=float)
         if self._threshold_only() and not np.isnan(X).any():
-            # numeric tests only and no missing value: the cache-friendly binary walk
-            return apply_binary(self, X)
+            # numeric tests only and no missing value: the compiled binary walk
+            return apply_compiled(self, X)
         rows, nodes, _ = self.route(X, missing="stop")
         out = np.empty(X.shape[0], dtype=np.int64)
         out[rows] = nodes
@@ -512,4 +513,19 @@ def apply_binary(tree: Tree, X, *, steps: int = 6) -> np.ndarray:
                 out[b0 + row[done]] = old_of[node[done] // 2]
                 keep = ~done
                 pos, node, row = pos[keep], node[keep], row[keep]
+    return out
+
+
+def apply_compiled(tree: Tree, X) -> np.ndarray:
+    """:func:`apply_binary` by the compiled loop :func:`treebook.kernels.walk_tree`: each
+    row walks from the root, ``x_f > t`` to the second child, until a leaf (the same
+    leaves; :func:`apply_binary` is the numpy reference the tests compare it with)."""
+    if np.any((tree.kind != NodeKind.LEAF) & (tree.kind != NodeKind.THRESHOLD)):
+        raise ValueError("apply_compiled needs a tree of threshold splits only")
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or (tree.node_count > 1 and X.shape[1] <= int(tree.feature.max())):
+        raise ValueError(f"X must be 2-D with a column for every feature; got shape {X.shape}")
+    out = np.empty(X.shape[0], dtype=np.int64)
+    walk_tree(X, tree.kind == NodeKind.THRESHOLD, tree.feature, tree.threshold,
+              tree.children_ptr, tree.children, out)
     return out

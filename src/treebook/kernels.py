@@ -1,0 +1,191 @@
+"""Compiled kernels: the three inner loops of exact CART, written as the plain loops they are.
+
+Each function here is one job, compiled by numba (``cache=True``: compiled once per
+machine and kept in ``__pycache__``; no ``parallel=True``, so a kernel adds its numbers
+in exactly the order written):
+
+* :func:`scan_feature` — one feature's attribute list at one depth: the left class
+  weights (or the left sum of centred responses) at every position, the score of every
+  admissible cut, and each node's best cut; the job of
+  ``levelwise._cut_scores`` + ``levelwise._keep_best`` in numpy;
+* :func:`partition_list` — the stable partition of one attribute list into the open
+  children's segments (``levelwise._partition_lists``);
+* :func:`walk_tree` — the prediction walk of a tree of threshold tests
+  (:func:`treebook.tree.apply_binary` in numpy).
+
+The numpy versions stay the reference: the tests grow every shape with both and compare
+the trees array for array. Bit-identity needs the same arithmetic in the same order, so
+:func:`scan_feature` keeps numpy's: one running sum over the whole list (``np.cumsum``
+adds sequentially), restarted at a segment by subtracting the sum before it; the scores
+are the same expressions as :func:`treebook.splits.gini_split_score` and
+:func:`treebook.splits.squared_error_split_score`. Only ``+ - * /`` are used, which IEEE
+754 rounds identically everywhere (numba does not fuse them unless asked to).
+
+This module imports only numpy and numba; :mod:`treebook.tree` and
+:mod:`treebook.levelwise` build on it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = ["scan_feature", "partition_list", "walk_tree", "GINI_SCAN", "SQUARED_ERROR_SCAN"]
+
+#: ``scan_feature``'s criterion codes
+GINI_SCAN = 0
+SQUARED_ERROR_SCAN = 1
+
+_ROW = np.int64(0xFFFFFFFF)
+
+
+@njit(cache=True, nogil=True)
+def scan_feature(P, shift, starts, seg_len, labels, response, w, unit, criterion, n_classes, value, W,
+                 msl, mwl, close_ranks, first_far, allowed, feature, best_val, best_f,
+                 best_p, score, left, offset):
+    """Score every cut of one feature's attribute list ``P`` and keep each node's best.
+
+    ``P`` holds the open nodes as consecutive segments (node ``j``: ``starts[j]``,
+    ``seg_len[j]`` positions, sorted by value; ``labels``: each row's class,
+    ``response``: its ``y`` in regression); an entry is ``(code << 32) | row`` with
+    ``code >> (shift - 32)`` = ``2·rank + close`` (``shift`` is 32 plus the class bit).
+    A cut after position ``p`` of node ``j`` is admissible when ``p`` is not the
+    segment's last position, the next entry has another rank (and, after a ``close``
+    value, a rank at least ``first_far`` of it), each side keeps ``msl`` rows and
+    ``mwl`` weight, and ``allowed[j]``. Its score is, with left weight ``W_1``, right
+    ``W_2 = W_j - W_1``,
+
+    * Gini (``criterion = GINI_SCAN``): ``Σ_k C_{1k}²/W_1 + Σ_k C_{2k}²/W_2`` (two
+      classes: class 1 only, ``C_{11}²/W_1 + C_{21}²/W_2``);
+    * squared error: ``s_1² (1/W_1 + 1/W_2)``, ``s_1 = Σ_left w_i (y_i - ȳ_j)``
+      (``value[j, 0] = ȳ_j``).
+
+    Where node ``j``'s best score ``s*`` beats ``best_val[j]`` by more than a tie
+    (``s* - 1e-12·|s*| > best_val[j]``), the first position whose score is at least
+    ``s* - 1e-12·|s*|`` becomes ``best_p[j]`` and ``best_f[j] = feature``.
+    ``score`` (one per position), ``left`` and ``offset`` (``n_classes`` each) are
+    scratch space.
+    """
+    J = starts.shape[0]
+    run_w = 0.0
+    run_s = 0.0
+    for k in range(n_classes):
+        left[k] = 0.0
+    for j in range(J):
+        s = starts[j]
+        e = s + seg_len[j]
+        L = seg_len[j]
+        W_j = W[j]
+        off_w = 0.0
+        off_s = 0.0
+        for p in range(s, e):
+            row = P[p] & _ROW
+            # ---- the left side after position p
+            if unit:
+                w_left = float(p + 1) - float(s)
+            else:
+                wv = w[row]
+                run_w += wv
+                if p == s:
+                    off_w = run_w - wv
+                w_left = run_w - off_w
+            w_right = W_j - w_left
+            if criterion == SQUARED_ERROR_SCAN:
+                c = response[row] - value[j, 0]
+                if not unit:
+                    c = c * w[row]
+                run_s += c
+                if p == s:
+                    off_s = run_s - c
+            else:
+                if shift == 33:
+                    k = (P[p] >> 32) & 1
+                else:
+                    k = labels[row]
+                if unit:  # counts: exact integers, however they are summed
+                    if p == s:
+                        for q in range(n_classes):
+                            left[q] = 0.0
+                    left[k] += 1.0
+                else:  # one running sum per class over the whole list, as np.cumsum
+                    left[k] += w[row]
+                    if p == s:
+                        for q in range(n_classes):
+                            offset[q] = left[q]
+                        offset[k] = left[k] - w[row]
+            # ---- admissible?
+            ok = p < e - 1 and p - s >= msl - 1 and L - (p - s) - 1 >= msl
+            if ok:
+                g0 = P[p] >> shift
+                g1 = P[p + 1] >> shift
+                if g0 == g1:
+                    ok = False
+                elif (g0 & 1) == 1:
+                    i = np.searchsorted(close_ranks, g0 >> 1)
+                    if (g1 >> 1) < first_far[i]:
+                        ok = False
+            if ok and mwl > 0.0 and (w_left < mwl or w_right < mwl):
+                ok = False
+            if not ok or not allowed[j]:
+                score[p] = -np.inf
+                continue
+            if criterion == SQUARED_ERROR_SCAN:
+                s_left = run_s - off_s
+                score[p] = s_left * s_left * (1.0 / w_left + 1.0 / w_right)
+            elif n_classes == 2:
+                l1 = left[1] if unit else left[1] - offset[1]
+                r1 = value[j, 1] - l1
+                score[p] = l1 * l1 / w_left + r1 * r1 / w_right
+            else:
+                s_l = 0.0
+                s_r = 0.0
+                for q in range(n_classes):
+                    c_l = left[q] if unit else left[q] - offset[q]
+                    c_r = value[j, q] - c_l
+                    s_l += c_l * c_l
+                    s_r += c_r * c_r
+                score[p] = s_l / w_left + s_r / w_right
+        # ---- the node's best cut of this feature
+        if not allowed[j]:
+            continue
+        top = -np.inf
+        for p in range(s, e):
+            if score[p] > top:
+                top = score[p]
+        if top == -np.inf:
+            continue
+        floor = top - 1e-12 * abs(top)
+        if floor > best_val[j]:
+            for p in range(s, e):
+                if score[p] >= floor:
+                    best_val[j] = top
+                    best_f[j] = feature
+                    best_p[j] = p
+                    break
+
+
+@njit(cache=True, nogil=True)
+def partition_list(P, go_right, starts, seg_len, slot_base, slot_open, out):
+    """Stable partition of one attribute list: the entries of node ``j``'s segment whose
+    row has ``go_right[row] = b`` go, in list order, to the region of slot ``2j + b`` of
+    ``out`` that starts at ``slot_base[2j + b]`` (only slots with ``slot_open``). Every
+    child's entries stay sorted by value, so no list is sorted again."""
+    cursor = slot_base.copy()
+    for j in range(starts.shape[0]):
+        for p in range(starts[j], starts[j] + seg_len[j]):
+            slot = 2 * j + go_right[P[p] & _ROW]
+            if slot_open[slot]:
+                out[cursor[slot]] = P[p]
+                cursor[slot] += 1
+
+
+@njit(cache=True, nogil=True)
+def walk_tree(X, is_split, feature, threshold, children_ptr, children, out):
+    """The node each row of ``X`` reaches in a tree of threshold tests: from the root,
+    ``x_f > t`` takes the second child, else the first, until a node that is no split."""
+    for i in range(X.shape[0]):
+        node = 0
+        while is_split[node]:
+            go = 1 if X[i, feature[node]] > threshold[node] else 0
+            node = children[children_ptr[node] + go]
+        out[i] = node

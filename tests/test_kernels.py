@@ -1,0 +1,154 @@
+"""The compiled kernels build the numpy reference's trees, bit for bit, on every shape.
+
+:mod:`treebook.kernels` re-writes three inner loops of the level-wise grower (the scan of
+one attribute list, its partition, the prediction walk) as compiled loops; the numpy
+versions (``engine="numpy"``, :func:`treebook.tree.apply_binary`) stay the definition.
+Both add the same numbers in the same order, so every array of the tree must be equal:
+two and K classes, regression, fractional weights, ``max_features``, ``min_samples_leaf``,
+``min_weight_fraction_leaf``, and categorical columns (where the level-wise grower must
+also equal the recursive grower, which searches the same subsets).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tree_invariants import assert_tree_invariants
+from treebook import CARTClassifier, CARTRegressor
+from treebook.cart import grow_cart
+from treebook.levelwise import grow_levelwise
+from treebook.tree import apply_binary
+
+FIELDS = ("kind", "feature", "threshold", "children_ptr", "children", "code_ptr",
+          "branch_of_code", "parent", "depth", "value", "weighted_n", "n_samples", "impurity")
+
+
+def assert_identical(a, b):
+    for name in FIELDS:
+        x, y = getattr(a, name), getattr(b, name)
+        assert x.dtype == y.dtype, (name, x.dtype, y.dtype)
+        assert x.shape == y.shape, (name, x.shape, y.shape)
+        assert np.array_equal(x, y, equal_nan=True), name
+    assert a.is_regression == b.is_regression
+
+
+def _data(seed, shape, n):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, 4))
+    X[:, 1] = np.round(X[:, 1], 1)  # ties
+    X[:, 3] = rng.integers(0, 3, size=n) * 1e-8  # values closer than 1e-7
+    if shape == "regression":
+        y = X[:, 0] ** 2 + rng.normal(size=n)
+        return X, y, 0
+    k = {"2 classes": 2, "5 classes": 5}[shape]
+    y = (rng.integers(0, k, size=n) + (X[:, 0] > 0)) % k
+    return X, y, k
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.sampled_from(["2 classes", "5 classes", "regression"]),
+       st.booleans(), st.sampled_from([1, 3]), st.sampled_from([None, 2]),
+       st.sampled_from([0.0, 0.05]))
+def test_compiled_engine_equals_numpy_reference(seed, shape, weighted, msl, max_features,
+                                                mwl):
+    X, y, k = _data(seed, shape, int(np.random.default_rng(seed).integers(5, 400)))
+    w = (np.random.default_rng(seed + 1).uniform(0.1, 3.0, size=y.shape[0]) if weighted
+         else np.ones(y.shape[0]))
+    params = dict(n_classes=k, min_samples_leaf=msl, max_features=max_features, seed=seed,
+                  min_weight_leaf=mwl * w.sum())
+    a = grow_levelwise(X, y, w, engine="numpy", **params)
+    b = grow_levelwise(X, y, w, engine="compiled", **params)
+    assert_identical(a, b)
+    assert_tree_invariants(b)
+
+
+@pytest.mark.parametrize("criterion", ["entropy", "misclassification"])
+def test_other_criteria_take_the_numpy_scan_with_compiled_partition(criterion):
+    X, y, k = _data(3, "5 classes", 500)
+    w = np.ones(500)
+    assert_identical(grow_levelwise(X, y, w, n_classes=k, criterion=criterion, engine="numpy"),
+                     grow_levelwise(X, y, w, n_classes=k, criterion=criterion))
+
+
+def test_engine_is_checked():
+    with pytest.raises(ValueError, match="engine"):
+        grow_levelwise(np.ones((3, 1)), np.array([0, 1, 0]), np.ones(3), n_classes=2,
+                       engine="fortran")
+
+
+def _mixed(seed, n, k, n_cats=(3, 14)):
+    """Two numeric columns and categorical columns of category codes."""
+    rng = np.random.default_rng(seed)
+    cols = [rng.normal(size=n), np.round(rng.normal(size=n), 1)]
+    for L in n_cats:
+        cols.append(rng.integers(0, L, size=n).astype(float))
+    X = np.stack(cols, axis=1)
+    signal = X[:, 0] + (X[:, 2] == 1) + 0.5 * (X[:, 3] % 3 == 0)
+    if k == 0:
+        y = signal + rng.normal(size=n)
+    else:
+        y = (np.floor(signal * 2).astype(np.int64) + rng.integers(0, 2, size=n)) % k
+    categorical = np.array([False, False] + [True] * len(n_cats))
+    return X, y, categorical, [0, 0, *n_cats]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.sampled_from([0, 2, 3, 5]), st.booleans(),
+       st.sampled_from([1, 4]), st.sampled_from([None, 2]))
+def test_levelwise_with_categorical_columns_equals_recursive(seed, k, integer_weights, msl,
+                                                            max_features):
+    n = int(np.random.default_rng(seed).integers(10, 300))
+    X, y, categorical, n_cat = _mixed(seed, n, k)
+    rng = np.random.default_rng(seed + 2)
+    w = rng.integers(0, 3, size=n).astype(float) if integer_weights else np.ones(n)
+    if w.sum() == 0:
+        w[0] = 1.0
+    params = dict(n_classes=k, criterion="squared_error" if k == 0 else "gini",
+                  categorical=categorical, n_categories=n_cat, min_samples_leaf=msl,
+                  max_features=max_features, seed=seed)
+    rec = grow_cart(X, y, w, grower="recursive", **params)
+    lev = grow_cart(X, y, w, grower="levelwise", **params)
+    if k == 0:  # regression: the numeric scans add in another order; compare the splits
+        for name in ("kind", "feature", "children", "code_ptr", "branch_of_code",
+                     "n_samples"):
+            assert np.array_equal(getattr(rec, name), getattr(lev, name)), name
+    else:
+        assert_identical(rec, lev)
+    numpy = grow_cart(X, y, w, grower="levelwise", **params)
+    assert_identical(numpy, lev)
+
+
+def test_categorical_only_data_grow_levelwise():
+    X, y, categorical, n_cat = _mixed(5, 400, 3)
+    X, categorical, n_cat = X[:, 2:], categorical[2:], n_cat[2:]
+    w = np.ones(400)
+    params = dict(n_classes=3, criterion="gini", categorical=categorical, n_categories=n_cat)
+    assert_identical(grow_cart(X, y, w, grower="recursive", **params),
+                     grow_cart(X, y, w, grower="levelwise", **params))
+
+
+def test_estimator_with_pandas_categories_takes_the_levelwise_grower():
+    rng = np.random.default_rng(0)
+    n = 600
+    df = pd.DataFrame({"a": rng.normal(size=n),
+                       "c": pd.Categorical(rng.choice(list("pqrstu"), size=n))})
+    y = (df["a"] > 0).astype(int) ^ df["c"].isin(["p", "q"]).astype(int)
+    a = CARTClassifier(grower="recursive").fit(df, y)
+    b = CARTClassifier().fit(df, y)
+    assert_identical(a.tree_, b.tree_)
+    assert np.array_equal(a.predict(df), b.predict(df))
+    r = CARTRegressor(max_depth=4).fit(df, df["a"] * 2 + y)
+    assert (r.tree_.kind == 3).any()  # a SUBSET split
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**31 - 1))
+def test_compiled_walk_equals_numpy_walk(seed):
+    X, y, k = _data(seed, "2 classes", 300)
+    tree = grow_levelwise(X, y, np.ones(300), n_classes=k, max_depth=6)
+    Xt = np.random.default_rng(seed).normal(size=(257, 4))
+    assert np.array_equal(tree.apply(Xt), apply_binary(tree, Xt))
