@@ -152,3 +152,31 @@ def test_compiled_walk_equals_numpy_walk(seed):
     tree = grow_levelwise(X, y, np.ones(300), n_classes=k, max_depth=6)
     Xt = np.random.default_rng(seed).normal(size=(257, 4))
     assert np.array_equal(tree.apply(Xt), apply_binary(tree, Xt))
+
+
+def _route_apply(tree, X):
+    rows, nodes, _ = tree.route(X, missing="stop")
+    out = np.empty(X.shape[0], dtype=np.int64)
+    out[rows] = nodes
+    return out
+
+
+def test_compiled_walk_equals_route_on_every_learner_with_missing_and_unseen_values():
+    from treebook import C45Classifier, CLSClassifier, ID3Classifier
+    from treebook.datasets import load_loan
+
+    Xc, yc = load_loan(return_X_y=True)
+    for est in (CARTClassifier(), ID3Classifier(), C45Classifier(), CLSClassifier()):
+        tree = est.fit(Xc, yc).tree_
+        X = np.asarray(est.encoder_.transform(Xc), dtype=float)
+        rng = np.random.default_rng(0)
+        X = np.vstack([X, X])
+        X[rng.random(X.shape) < 0.2] = np.nan
+        X[rng.random(X.shape) < 0.1] = 7.0  # a code no training case had
+        X[rng.random(X.shape) < 0.05] = -0.5  # truncates to code 0, as numpy's astype
+        assert np.array_equal(tree.apply(X), _route_apply(tree, X)), type(est).__name__
+    X, y, k = _data(4, "2 classes", 300)
+    tree = grow_levelwise(X, y, np.ones(300), n_classes=k)
+    Xt = X.copy()
+    Xt[::7, 0] = np.nan
+    assert np.array_equal(tree.apply(Xt), _route_apply(tree, Xt))

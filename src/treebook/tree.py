@@ -231,14 +231,7 @@ class Tree:
     def apply(self, X) -> np.ndarray:
         """The node where each row stops (a leaf, or the node where its category is unseen
         or its value missing)."""
-        X = np.asarray(X, dtype=float)
-        if self._threshold_only() and not np.isnan(X).any():
-            # numeric tests only and no missing value: the compiled binary walk
-            return apply_compiled(self, X)
-        rows, nodes, _ = self.route(X, missing="stop")
-        out = np.empty(X.shape[0], dtype=np.int64)
-        out[rows] = nodes
-        return out
+        return apply_compiled(self, X)  # route(X, missing="stop"), compiled
 
     def _threshold_only(self) -> bool:
         return bool(np.all((self.kind == NodeKind.LEAF) | (self.kind == NodeKind.THRESHOLD)))
@@ -517,15 +510,18 @@ def apply_binary(tree: Tree, X, *, steps: int = 6) -> np.ndarray:
 
 
 def apply_compiled(tree: Tree, X) -> np.ndarray:
-    """:func:`apply_binary` by the compiled loop :func:`treebook.kernels.walk_tree`: each
-    row walks from the root, ``x_f > t`` to the second child, until a leaf (the same
-    leaves; :func:`apply_binary` is the numpy reference the tests compare it with)."""
-    if np.any((tree.kind != NodeKind.LEAF) & (tree.kind != NodeKind.THRESHOLD)):
-        raise ValueError("apply_compiled needs a tree of threshold splits only")
+    """:meth:`Tree.apply` by the compiled loop :func:`treebook.kernels.walk_tree`: the node
+    where each row stops under ``route(X, missing="stop")`` — a leaf, a node where its
+    category has no branch or its value is missing, or a node no training case reached.
+    :func:`apply_binary` and :meth:`Tree.route` are the numpy references the tests compare
+    it with."""
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or (tree.node_count > 1 and X.shape[1] <= int(tree.feature.max())):
         raise ValueError(f"X must be 2-D with a column for every feature; got shape {X.shape}")
+    X = np.ascontiguousarray(X)
+    stops = (tree.kind == NodeKind.LEAF) | (tree.weighted_n <= 0)
+    feature = np.where(stops, -1, tree.feature).astype(np.int64)
     out = np.empty(X.shape[0], dtype=np.int64)
-    walk_tree(X, tree.kind == NodeKind.THRESHOLD, tree.feature, tree.threshold,
-              tree.children_ptr, tree.children, out)
+    walk_tree(X, feature, tree.kind == NodeKind.THRESHOLD, tree.threshold, tree.children_ptr,
+              tree.children, tree.code_ptr, tree.branch_of_code, out)
     return out
