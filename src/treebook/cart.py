@@ -278,7 +278,8 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
         params.update(max_features=max_features, seed=seed, min_weight_leaf=min_weight_leaf)
         if categorical.any():  # the same subset search, node by node
             params.update(categorical=categorical, n_categories=n_categories,
-                          subset_split=_subset_candidates)
+                          subset_split=_subset_candidates,
+                          max_exhaustive_categories=MAX_EXHAUSTIVE_CATEGORIES)
         return grow_levelwise(X, y, w, **params)
     if grower != "recursive":
         raise ValueError(f"grower must be 'levelwise' or 'recursive'; got {grower!r}")

@@ -221,6 +221,8 @@ class _Data:
     msl: int            # min_samples_leaf
     crit: object        # the criterion (treebook.criteria)
     mwl: float = 0.0    # min_weight_leaf: the least weight of a child
+    compiled_subsets: bool = False  # categorical columns by kernels.scan_subsets
+    max_exhaustive: int = 12        # K >= 3: every subset up to this many categories
 
 
 @dataclass(frozen=True)
@@ -418,6 +420,19 @@ def _subset_scan(X, f, rows, level: _Level, data: _Data, allowed_f, best, codes,
     rows, in increasing row order; a node keeps it when it beats its best by more than a
     tie, as :func:`_keep_best` does."""
     best_val, best_f, best_p = best
+    if data.compiled_subsets:
+        boc = np.zeros((level.seg_len.shape[0], n_categories), dtype=np.int64)
+        before = best_f.copy()
+        kernels.scan_subsets(
+            rows, X[:, f], level.starts, level.seg_len,
+            _NO_LABELS if data.regression else data.y, data.y if data.regression else _NO_Y,
+            data.w, 0 if data.regression else data.K, n_categories, level.open_value,
+            level.open_W, data.msl, data.mwl, data.max_exhaustive, allowed_f, f, best_val,
+            best_f, boc)
+        for j in np.flatnonzero((best_f == f) & (before != f)).tolist():
+            best_p[j] = -1
+            codes[j] = boc[j]
+        return
     x_all = X[rows, f]
     for j, (s, n_j) in enumerate(zip(level.starts.tolist(), level.seg_len.tolist())):
         if not allowed_f[j]:
@@ -565,6 +580,7 @@ def grow_levelwise(
     categorical=None,
     n_categories=None,
     subset_split=None,
+    max_exhaustive_categories: int = 12,
     engine: str = "compiled",
 ) -> Tree:
     """Grow a CART tree level by level (see the module docstring).
@@ -583,7 +599,9 @@ def grow_levelwise(
     n_categories[f] - 1``; each open node searches them with ``subset_split`` (CART's
     subset search, :func:`treebook.cart._subset_candidates`, which
     :func:`treebook.cart.grow_cart` passes), on its rows in increasing order, so the
-    split is the recursive grower's. ``engine="compiled"`` scores Gini and squared-error
+    split is the recursive grower's; the compiled engine runs the same search in
+    :func:`treebook.kernels.scan_subsets` (Gini and squared error, fewer than 8 classes;
+    every subset up to ``max_exhaustive_categories`` present categories). ``engine="compiled"`` scores Gini and squared-error
     cuts and partitions the lists with :mod:`treebook.kernels`; ``"numpy"`` is the
     reference, in array operations only; both build the same tree bit for bit.
     """
@@ -644,7 +662,8 @@ def grow_levelwise(
     if need_rows:
         lists.append(np.arange(n, dtype=np.int64))
     data = _Data(y=y, w=w, unit=unit, regression=regression, K=K, ybits=ybits, msl=msl, mwl=mwl,
-                 crit=crit)
+                 crit=crit, compiled_subsets=scan_compiled and K < 8,
+                 max_exhaustive=int(max_exhaustive_categories))
     scratch = (np.empty(n), np.zeros(max(K, 1)), np.zeros(max(K, 1))) if scan_compiled else None
     seg_len = np.array([n], dtype=np.int64)
     node_of_row = np.zeros(n, dtype=np.int32)  # open-node index of each row, -1 when closed
