@@ -224,6 +224,13 @@ def _prepare(col, fname: str, temporal: str | None = None):
                 return vals, np.zeros(vals.shape[0], dtype=bool)
             return raw, np.isnan(raw)
         vals = col.to_numpy(dtype=object)
+        if isinstance(dt, pd.CategoricalDtype):
+            # every cell is one of the categories (or missing): checking the categories
+            # checks the cells, without a Python loop over the rows
+            cats = np.asarray(dt.categories.to_numpy(dtype=object), dtype=object)
+            if not any(isinstance(v, (np.float16, np.float32)) for v in cats.tolist()):
+                check_cells(cats, where)
+                return vals, _is_missing(vals)
     else:
         vals = np.asarray(col)
         if vals.dtype.kind == "c":
