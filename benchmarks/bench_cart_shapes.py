@@ -21,6 +21,7 @@ Usage::
 
     python benchmarks/bench_cart_shapes.py                       # n = 1e5, 1e6; 3 pairs
     python benchmarks/bench_cart_shapes.py --sizes 1e5 --repeats 5 --csv out.csv
+    python benchmarks/bench_cart_shapes.py --sizes 1e5 1e6 --repeats 3 2    # per size
 
 The committed table is ``benchmarks/experiments/results/cart_shapes.csv`` (its first lines
 say the command, date and commit). Goals (issue 14): fit ≤ 0.3×, predict ≤ 1.0×, memory
@@ -157,15 +158,17 @@ COLUMNS = ("shape", "n", "repeats", "fit_sklearn_s", "fit_treebook_s", "fit_rati
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", nargs="+", type=float, default=[1e5, 1e6])
-    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--repeats", type=int, nargs="+", default=[3],
+                    help="pairs per shape: one number, or one per size")
     ap.add_argument("--shapes", nargs="+", default=list(SHAPES), choices=SHAPES)
     ap.add_argument("--no-memory", action="store_true")
     ap.add_argument("--csv", help="also write the table here (with command, date, commit)")
     args = ap.parse_args(argv)
     rows = []
-    for n in (int(s) for s in args.sizes):
+    reps = args.repeats * len(args.sizes) if len(args.repeats) == 1 else args.repeats
+    for n, r in zip((int(s) for s in args.sizes), reps):
         for shape in args.shapes:
-            row = bench_time(shape, n, args.repeats)
+            row = bench_time(shape, n, r)
             if not args.no_memory:
                 row.update(bench_memory(shape, n))
             rows.append(row)

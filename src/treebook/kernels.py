@@ -10,7 +10,7 @@ in exactly the order written):
   ``levelwise._cut_scores`` + ``levelwise._keep_best`` in numpy;
 * :func:`scan_subsets` — CART's subset search on one categorical feature for every open
   node (``cart._subset_candidates`` node by node in numpy);
-* :func:`partition_list` — the stable partition of one attribute list into the open
+* :func:`mark_right` and :func:`partition_list` — which rows go right, and the stable partition of one attribute list into the open
   children's segments (``levelwise._partition_lists``);
 * :func:`walk_tree` — the prediction walk of a tree of threshold tests
   (:func:`treebook.tree.apply_binary` in numpy).
@@ -32,8 +32,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["scan_feature", "scan_subsets", "partition_list", "walk_tree", "GINI_SCAN",
-           "SQUARED_ERROR_SCAN"]
+__all__ = ["scan_feature", "scan_subsets", "mark_right", "partition_list", "walk_tree",
+           "GINI_SCAN", "SQUARED_ERROR_SCAN"]
 
 #: ``scan_feature``'s criterion codes
 GINI_SCAN = 0
@@ -376,3 +376,13 @@ def scan_subsets(rows, codes, starts, seg_len, labels, response, w, n_classes, n
             branch_of_code[j, c] = -1
         for a in range(L):
             branch_of_code[j, present[a]] = 0 if in_left[present[a]] else 1
+
+
+@njit(cache=True, nogil=True)
+def mark_right(P, starts, seg_len, nodes, cut_after, go_right):
+    """For each node ``j`` of ``nodes``, cut after position ``cut_after[j]`` of its segment
+    of the attribute list ``P``: ``go_right[row] = 1`` for the rows after the cut, 0 for
+    those up to it."""
+    for j in nodes:
+        for p in range(starts[j], starts[j] + seg_len[j]):
+            go_right[P[p] & _ROW] = 1 if p > cut_after[j] else 0

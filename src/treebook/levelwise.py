@@ -153,8 +153,9 @@ class _Nodes:
         )
 
 
-def _presort(X, y, ybits):
-    """The attribute lists: for each feature one ``int64`` per row, sorted by ``x_f``::
+def _presort(X, y, ybits, columns=None):
+    """The attribute lists: for each feature (each of ``columns``, default all) one
+    ``int64`` per row, sorted by ``x_f``::
 
         (code << 32) | row,    code = ((2·rank + close) << ybits) | class
 
@@ -166,7 +167,7 @@ def _presort(X, y, ybits):
     """
     n, m = X.shape
     lists, reach = [], []
-    for f in range(m):
+    for f in (range(m) if columns is None else columns):
         o = np.argsort(X[:, f])  # equal values in any order: no count at a cut depends on it
         xs = X[o, f]
         new = np.empty(n, dtype=bool)
@@ -489,7 +490,7 @@ def _choose_cuts(lists, reach, level: _Level, data: _Data, allowed=None, *, X=No
 
 
 def _rows_going_right(lists, best_f, best_p, cut_nodes, level: _Level, go_right,
-                      columns=None, codes=None, X=None, rows=None):
+                      columns=None, codes=None, X=None, rows=None, compiled=False):
     """Partition step (rows): set ``go_right`` for the rows after each chosen cut (or, for
     a subset split, the rows whose category goes right), and return the rows either side
     of every threshold cut (their values make the threshold; -1 for subset splits)."""
@@ -510,6 +511,9 @@ def _rows_going_right(lists, best_f, best_p, cut_nodes, level: _Level, go_right,
         P = lists[f if columns is None else columns[f]]
         lower_row[sel] = P[best_p[js]] & _ROW
         upper_row[sel] = P[best_p[js] + 1] & _ROW
+        if compiled:
+            kernels.mark_right(P, starts, seg_len, js, best_p, go_right)
+            continue
         lens = seg_len[js]
         pos = np.repeat(starts[js] - np.concatenate([[0], np.cumsum(lens)[:-1]]),
                         lens) + np.arange(int(lens.sum()))
@@ -519,7 +523,7 @@ def _rows_going_right(lists, best_f, best_p, cut_nodes, level: _Level, go_right,
 
 
 def _partition_lists(lists, go_right, slot_size, open_slots, n_a: int,
-                     compiled: bool = False, seg_len=None) -> None:
+                     compiled: bool = False, seg_len=None, spare=None) -> None:
     """Partition step (lists): every attribute list, reordered in place so that the open
     children's rows form consecutive segments, each still sorted (a stable partition).
 
@@ -535,13 +539,14 @@ def _partition_lists(lists, go_right, slot_size, open_slots, n_a: int,
     slot_base = np.empty(slot_size.shape[0], dtype=np.int64)
     slot_base[slot_rank] = np.concatenate([[0], np.cumsum(slot_size[slot_rank])[:-1]])
     n_new = int(slot_size[open_slots].sum())
-    if compiled:  # the same stable partition, one loop per list
+    if compiled:  # the same stable partition, one loop per list, into a spare buffer
         starts = np.concatenate([[0], np.cumsum(seg_len)[:-1]]).astype(np.int64)
         for f in range(len(lists)):
-            out = np.empty(n_new, dtype=np.int64)
-            kernels.partition_list(lists[f], go_right, starts, seg_len, slot_base, is_open,
-                                   out)
+            P = lists[f]
+            out = spare[0][:n_new]
+            kernels.partition_list(P, go_right, starts, seg_len, slot_base, is_open, out)
             lists[f] = out
+            spare[0] = P if P.base is None else P.base  # the old list's memory is next
         return
     dest = []
     for b in (0, 1):
@@ -655,7 +660,7 @@ def grow_levelwise(
     numeric = np.flatnonzero(~categorical)
     columns = np.full(m, -1, dtype=np.int64)  # feature -> its attribute list
     columns[numeric] = np.arange(numeric.size)
-    lists, reach = _presort(X[:, numeric], y, ybits)
+    lists, reach = _presort(X, y, ybits, numeric.tolist())
     # the open nodes' rows, in increasing order within each node: a list partitioned like
     # the others (categorical subsets, and max_features when no column is numeric)
     need_rows = bool(categorical.any()) or numeric.size == 0
@@ -664,7 +669,10 @@ def grow_levelwise(
     data = _Data(y=y, w=w, unit=unit, regression=regression, K=K, ybits=ybits, msl=msl, mwl=mwl,
                  crit=crit, compiled_subsets=scan_compiled and K < 8,
                  max_exhaustive=int(max_exhaustive_categories))
-    scratch = (np.empty(n), np.zeros(max(K, 1)), np.zeros(max(K, 1))) if scan_compiled else None
+    spare = [np.empty(n, dtype=np.int64)] if compiled else None  # partition target
+    scratch = None
+    if scan_compiled:  # the scan's scores, in the partition's spare list (used in turn)
+        scratch = [None, np.zeros(max(K, 1)), np.zeros(max(K, 1))]
     seg_len = np.array([n], dtype=np.int64)
     node_of_row = np.zeros(n, dtype=np.int32)  # open-node index of each row, -1 when closed
     alive = np.arange(n, dtype=np.int32)  # rows in open nodes, increasing
@@ -676,6 +684,8 @@ def grow_levelwise(
     while open_ids.size:
         J = open_ids.size
         level = _Level.of(seg_len, open_value, open_W, data, full=not scan_compiled)
+        if scan_compiled:
+            scratch[0] = spare[0].view(np.float64)
         rows = lists[-1] if need_rows else None
         allowed = (None if max_features is None
                    else _features_per_node(X, lists, level, max_features, seed, columns, rows,
@@ -691,7 +701,8 @@ def grow_levelwise(
         # ---- partition: which rows go right of the chosen cut, and the thresholds
         cut_nodes = np.flatnonzero(has_cut)
         lower_row, upper_row = _rows_going_right(lists, best_f, best_p, cut_nodes, level,
-                                                 go_right, columns, codes, X, rows)
+                                                 go_right, columns, codes, X, rows,
+                                                 compiled)
         feat = best_f[cut_nodes]
         num_cut = lower_row >= 0
         thr = np.full(cut_nodes.size, np.nan)
@@ -728,7 +739,8 @@ def grow_levelwise(
             break
         slot_size = c_n.astype(np.int64)
         slot_size[0::2][~has_cut] = seg_len[~has_cut]  # rows of uncut nodes sit on side 0
-        _partition_lists(lists, go_right, slot_size, open_slots, level.n_a, compiled, seg_len)
+        _partition_lists(lists, go_right, slot_size, open_slots, level.n_a, compiled, seg_len,
+                         spare)
         new_index = np.full(2 * J, -1, dtype=np.int32)
         new_index[open_slots] = np.arange(open_slots.size)
         node_of_row[alive] = new_index[key]
