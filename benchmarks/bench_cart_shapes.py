@@ -155,6 +155,22 @@ COLUMNS = ("shape", "n", "repeats", "fit_sklearn_s", "fit_treebook_s", "fit_rati
            "memory_treebook_mib", "memory_ratio")
 
 
+def write_csv(path: str, rows: list, argv) -> None:
+    """The table so far, with the command, date and commit on its first lines."""
+    import pandas as pd
+
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True, cwd=os.path.dirname(os.path.abspath(__file__)))
+    with open(path, "w") as fh:
+        fh.write("# command: python benchmarks/bench_cart_shapes.py "
+                 + " ".join(argv if argv is not None else sys.argv[1:]) + "\n")
+        fh.write(f"# date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} "
+                 f"UTC ({os.cpu_count()} CPUs, shared with other jobs)\n")
+        fh.write(f"# commit: {commit.stdout.strip() or 'unknown'}\n")
+        pd.DataFrame(rows).reindex(columns=[c for c in COLUMNS if any(c in r for r in rows)]
+                                   ).to_csv(fh, index=False, float_format="%.4g")
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", nargs="+", type=float, default=[1e5, 1e6])
@@ -162,7 +178,8 @@ def main(argv=None) -> None:
                     help="pairs per shape: one number, or one per size")
     ap.add_argument("--shapes", nargs="+", default=list(SHAPES), choices=SHAPES)
     ap.add_argument("--no-memory", action="store_true")
-    ap.add_argument("--csv", help="also write the table here (with command, date, commit)")
+    ap.add_argument("--csv", help="also write the table here, row by row (with command, "
+                                  "date and commit)")
     args = ap.parse_args(argv)
     rows = []
     reps = args.repeats * len(args.sizes) if len(args.repeats) == 1 else args.repeats
@@ -172,6 +189,8 @@ def main(argv=None) -> None:
             if not args.no_memory:
                 row.update(bench_memory(shape, n))
             rows.append(row)
+            if args.csv:
+                write_csv(args.csv, rows, argv)
     print("| shape | n | fit ratio | predict ratio | memory ratio | fit sk / tb (s) |")
     print("|---|---|---|---|---|---|")
     for r in rows:
@@ -180,20 +199,6 @@ def main(argv=None) -> None:
               f"{r['predict_ratio']:.2f}× | {mem} | "
               f"{r['fit_sklearn_s']:.2f} / {r['fit_treebook_s']:.2f} |")
     print("goals: fit ≤ 0.3×, predict ≤ 1.0×, memory ≤ 1.5× scikit-learn's")
-    if args.csv:
-        import pandas as pd
-
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                                text=True, cwd=os.path.dirname(os.path.abspath(__file__)))
-        with open(args.csv, "w") as fh:
-            fh.write("# command: python benchmarks/bench_cart_shapes.py "
-                     + " ".join(argv if argv is not None else sys.argv[1:]) + "\n")
-            fh.write(f"# date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} "
-                     f"UTC ({os.cpu_count()} CPUs, shared)\n")
-            fh.write(f"# commit: {commit.stdout.strip() or 'unknown'}\n")
-            pd.DataFrame(rows).reindex(columns=[c for c in COLUMNS
-                                                if any(c in r for r in rows)]).to_csv(
-                fh, index=False, float_format="%.4g")
 
 
 if __name__ == "__main__":

@@ -12,8 +12,9 @@ in exactly the order written):
   node (``cart._subset_candidates`` node by node in numpy);
 * :func:`mark_right` and :func:`partition_list` — which rows go right, and the stable partition of one attribute list into the open
   children's segments (``levelwise._partition_lists``);
-* :func:`walk_tree` — the prediction walk of a tree of threshold tests
-  (:func:`treebook.tree.apply_binary` in numpy).
+* :func:`walk_tree` — the prediction walk (``Tree.route(missing="stop")`` in numpy), and
+  :func:`walk_thresholds`, the same walk for trees of threshold tests only, with packed
+  tables (:func:`treebook.tree.apply_binary` in numpy).
 
 The numpy versions stay the reference: the tests grow every shape with both and compare
 the trees array for array. Bit-identity needs the same arithmetic in the same order, so
@@ -33,7 +34,7 @@ import numpy as np
 from numba import njit
 
 __all__ = ["scan_feature", "scan_subsets", "mark_right", "partition_list", "walk_tree",
-           "GINI_SCAN", "SQUARED_ERROR_SCAN"]
+           "walk_thresholds", "GINI_SCAN", "SQUARED_ERROR_SCAN"]
 
 #: ``scan_feature``'s criterion codes
 GINI_SCAN = 0
@@ -386,3 +387,35 @@ def mark_right(P, starts, seg_len, nodes, cut_after, go_right):
     for j in nodes:
         for p in range(starts[j], starts[j] + seg_len[j]):
             go_right[P[p] & _ROW] = 1 if p > cut_after[j] else 0
+
+
+@njit(cache=True, nogil=True)
+def walk_thresholds(X, feature, threshold, child, out):
+    """:func:`walk_tree` for a tree of threshold tests only, with its tables packed: node
+    ``i`` sends a row to ``child[2i + 1]`` when ``x_f > t`` (``f = feature[i]``,
+    ``t = threshold[i]``), else to ``child[2i]``; ``feature[i] = -1`` at a node where
+    rows stop. A missing value (NaN) stops the row at the node that tests it."""
+    n = X.shape[0]
+    group = 8
+    node = np.zeros(group, dtype=np.int64)  # -1 - i: stopped at node i (missing value)
+    for start in range(0, n, group):
+        g = min(group, n - start)
+        for r in range(g):
+            node[r] = 0
+        moving = g
+        while moving > 0:
+            moving = 0
+            for r in range(g):
+                i = node[r]
+                if i < 0:
+                    continue
+                f = feature[i]
+                if f >= 0:
+                    x = X[start + r, f]
+                    if x != x:
+                        node[r] = -1 - i
+                    else:
+                        node[r] = child[2 * i + (1 if x > threshold[i] else 0)]
+                        moving += 1
+        for r in range(g):
+            out[start + r] = node[r] if node[r] >= 0 else -1 - node[r]

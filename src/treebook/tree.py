@@ -45,7 +45,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from .kernels import walk_tree
+from .kernels import walk_thresholds, walk_tree
 from .splits import FAN, STOP, NodeKind, branch_codes, get_routing
 
 __all__ = ["NodeKind", "Tree", "TreeBuilder", "apply_binary", "apply_compiled"]
@@ -522,6 +522,13 @@ def apply_compiled(tree: Tree, X) -> np.ndarray:
     stops = (tree.kind == NodeKind.LEAF) | (tree.weighted_n <= 0)
     feature = np.where(stops, -1, tree.feature).astype(np.int64)
     out = np.empty(X.shape[0], dtype=np.int64)
+    if tree._threshold_only():  # two branches everywhere: one packed child table
+        child = np.repeat(np.arange(tree.node_count, dtype=np.int64), 2)
+        ids = np.flatnonzero(~stops)
+        child[2 * ids] = tree.children[tree.children_ptr[ids]]
+        child[2 * ids + 1] = tree.children[tree.children_ptr[ids] + 1]
+        walk_thresholds(X, feature, tree.threshold, child, out)
+        return out
     walk_tree(X, feature, tree.kind == NodeKind.THRESHOLD, tree.threshold, tree.children_ptr,
               tree.children, tree.code_ptr, tree.branch_of_code, out)
     return out
