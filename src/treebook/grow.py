@@ -155,8 +155,10 @@ def grow_tree(
         split = find_split(X, y, w, rows, avail)
         if split is None or not split.score >= min_gain:
             continue
+        rule = split.missing_go >= 0 or bool(split.surrogates) or split.unseen_as_missing
         branch, share, known_w = split.route_cases(X[rows, split.feature], w,
-                                                   policy or "stop")
+                                                   policy or "stop",
+                                                   X_rows=X[rows] if rule else None)
         if policy is None and np.any(branch < 0):
             raise ValueError(
                 f"feature {split.feature} has missing values at a node, but this learner "
@@ -166,6 +168,9 @@ def grow_tree(
         if np.count_nonzero(known_w > 0) < 2:
             continue  # the split separates nothing: stay a leaf
         builder.set_split(node, split.feature, split.kind, split.threshold, split.branch_of_code)
+        if rule:  # CART's missing-value rule (learnt direction, surrogates)
+            builder.set_missing_rule(node, split.missing_go, split.surrogates)
+            builder.unseen_as_missing = split.unseen_as_missing
         child_avail = avail
         if split.kind == NodeKind.MULTIWAY:
             child_avail = avail.copy()
