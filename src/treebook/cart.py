@@ -535,6 +535,11 @@ def cart_split_finder(*, n_classes: int, criterion, categorical, n_categories,
         if cand is None:
             return None
         _, threshold, codes = cand
+        if codes is None:
+            # rpart cuts at (a + b)/2 and sends x < cut one way: the largest double below
+            # that cut is the same test written as treebook's x <= t
+            a, b = xk[xk <= threshold].max(), xk[xk > threshold].min()
+            threshold = float(np.nextafter((a + b) / 2, -np.inf))
         right = (xk > threshold) if codes is None else codes[xk.astype(np.int64)] == 1
         improve = _absolute_improvement(right, yk, wk, n_classes, criterion)
         if not improve > 0:
