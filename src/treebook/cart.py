@@ -314,10 +314,7 @@ def rpart_left_branch(right, y, w, n_classes) -> int:
     """The branch rpart calls LEFT (``gini.c``, ``anova.c``): the side whose mean class
     code (classification) or mean response (regression) is smaller; on a tie, the side
     ``x >= t`` (branch 1). ``right``: the known rows' branch (True = branch 1)."""
-    if n_classes == 0:
-        key = y.astype(float)
-    else:
-        key = y.astype(float)  # Σ_j j·p(j | side) is the mean class code
+    key = y.astype(float)  # classes: Σ_j j·p(j | side) is the mean class code
     means = [np.dot(w[right == b], key[right == b]) / w[right == b].sum() for b in (0, 1)]
     return 0 if means[0] < means[1] else 1
 

@@ -25,7 +25,9 @@ routing policy (``missing=``). C4.5's ``"distribute"`` sends it down *every* bra
 weight multiplied by the branch's share of the known weight, so every node's counts are
 weighted (fractional) counts; ``"error"`` rejects it (a learner without a rule for
 missing values). Any policy registered with :func:`treebook.splits.register_routing`
-can be named.
+can be named. A split may also carry its own rule (CART's ``missing_go`` and surrogate
+splits, :class:`treebook.splits.Surrogate`): such a case then takes the branch of the
+first surrogate it has, else ``missing_go``, and the rule is stored in the tree.
 
 What a node records, and whether it is pure, is the ``node_stats`` hook's business
 (default: class counts and ``node_impurity``, or mean and variance); which test to make

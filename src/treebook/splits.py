@@ -21,7 +21,9 @@ node, is handled by a :class:`RoutingPolicy`: ``"stop"`` (:class:`StopRouting`: 
 at the node) or ``"distribute"`` (:class:`FractionalRouting`, C4.5: it goes down every
 branch with the branch's share of the training weight). Policies live in a registry
 (:func:`register_routing`), so a new rule (majority branch, learned direction, …) is one
-object, used alike by the grower, prediction, pruning and the rules.
+object, used alike by the grower, prediction, pruning and the rules. CART's rules
+(a learnt side per node, and Breiman's surrogate splits, :class:`Surrogate`) are carried
+by the split itself and resolved first (:func:`resolve_missing`).
 """
 
 from __future__ import annotations
