@@ -257,6 +257,17 @@ for _e in ESTIMATORS:
                 return same_predictions(m.predict_proba(X), ref.predict_proba(Xf))
             probe(f"C45Classifier: nullable {_label} with pd.NA = unknown", check=bool,
                   must_succeed=True)(_c45_na)
+        elif _e in ("CARTClassifier", "CARTRegressor"):
+            # CART's missing rule: pd.NA is the same missing value as NaN (and None)
+            def _cart_na(arr=_arr, e=_e):
+                X = pd.DataFrame({"a": arr, "b": XNUM[:, 1]})
+                Xf = pd.DataFrame({"a": arr.to_numpy(dtype=float, na_value=np.nan),
+                                   "b": XNUM[:, 1]})
+                m = make(e).fit(X, y_for(e))
+                ref = make(e).fit(Xf, y_for(e))
+                return same_predictions(m.predict(X), ref.predict(Xf))
+            probe(f"{_e}: nullable {_label} with pd.NA = NaN", check=bool,
+                  must_succeed=True)(_cart_na)
         else:
             probe(f"{_e}: nullable {_label} with pd.NA", names=("missing",))(
                 lambda e=_e, arr=_arr: make(e).fit(pd.DataFrame({"a": arr, "b": XNUM[:, 1]}),
@@ -278,6 +289,16 @@ for _e in ESTIMATORS:
         probe("C45Classifier: nullable boolean with pd.NA = unknown",
               check=lambda m: m.predict(pd.DataFrame({"b": pd.array([True, None], dtype="boolean")})).shape == (2,),
               must_succeed=True)(_boolean_na)
+    elif _e in ("CARTClassifier", "CARTRegressor"):
+        def _boolean_cart(e=_e):
+            b = pd.array([True, False, None, True] * 5, dtype="boolean")
+            obj = pd.Series([True, False, None, True] * 5, dtype=object)
+            m = make(e).fit(pd.DataFrame({"b": b}), y_for(e)[:20])
+            ref = make(e).fit(pd.DataFrame({"b": obj}), y_for(e)[:20])
+            return same_predictions(m.predict(pd.DataFrame({"b": b})),
+                                    ref.predict(pd.DataFrame({"b": obj})))
+        probe(f"{_e}: nullable boolean with pd.NA = None", check=bool,
+              must_succeed=True)(_boolean_cart)
     else:
         probe(f"{_e}: nullable boolean with pd.NA", names=("missing",))(_boolean_na)
 

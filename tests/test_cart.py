@@ -387,11 +387,11 @@ def test_bad_input_has_clear_errors():
     X, y = load_iris(return_X_y=True)
     Xn = X.copy()
     Xn[3, 1] = np.nan
-    with pytest.raises(ValueError, match="missing values.*impute"):
-        CARTClassifier().fit(Xn, y)
+    with pytest.raises(ValueError, match="x1' has missing values.*missing='error'.*impute"):
+        CARTClassifier(missing="error").fit(Xn, y)
     with pytest.raises(ValueError, match="not fitted"):
         CARTClassifier().predict(X)
-    model = CARTClassifier().fit(X, y)
+    model = CARTClassifier(missing="error").fit(X, y)
     with pytest.raises(ValueError, match="features"):
         model.predict(X[:, :3])
     with pytest.raises(ValueError, match="missing"):

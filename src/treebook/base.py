@@ -182,6 +182,12 @@ class _TreeEstimatorBase:
     _missing = "error"
     _missing_hint = ""
 
+    def _accepts_missing(self) -> bool:
+        """Whether ``fit`` and ``predict`` take missing values (NaN, None, ``pd.NA``: one
+        missing value, as :mod:`treebook.encoding` detects them): C4.5's fractional cases,
+        or a learner whose ``missing`` parameter names a rule (CART)."""
+        return self._missing == "distribute"
+
     # ------------------------------------------------------------------ parameters
     @classmethod
     def _param_names(cls):
@@ -213,7 +219,7 @@ class _TreeEstimatorBase:
             classifier_tags=ClassifierTags() if classifier else None,
             regressor_tags=None if classifier else RegressorTags(),
             input_tags=InputTags(categorical=True, string=True,
-                                 allow_nan=self._missing == "distribute"),
+                                 allow_nan=self._accepts_missing()),
         )
 
     def _validate_params(self):
@@ -290,7 +296,7 @@ class _TreeEstimatorBase:
 
     def _encode_fit(self, X, sample_weight):
         enc, Xe = FeatureEncoder.fit(X, all_categorical=self._all_categorical,
-                                     allow_missing=self._missing == "distribute",
+                                     allow_missing=self._accepts_missing(),
                                      missing_hint=self._missing_hint)
         self.encoder_ = enc
         # as scikit-learn: only a table with column names has feature_names_in_ (drawings
@@ -304,7 +310,7 @@ class _TreeEstimatorBase:
 
     def _encode(self, X):
         self._check_fitted()
-        return self.encoder_.transform(X, allow_missing=self._missing == "distribute",
+        return self.encoder_.transform(X, allow_missing=self._accepts_missing(),
                                        missing_hint=self._missing_hint,
                                        owner=type(self).__name__)
 

@@ -40,12 +40,24 @@ of the categories present at the node:
 * a category absent at the node gets no branch: a case with it stops at the node and
   receives the node's distribution (as does a category never seen in training).
 
-**Growers.** Every fit grows with the fast level-wise grower
+**Growers.** Data without missing values grow with the fast level-wise grower
 (:func:`treebook.levelwise.grow_levelwise`, compiled kernels; categorical columns through
 the same subset search); the readable recursive grower (:func:`treebook.grow.grow_tree`
 with :func:`cart_split_finder`) builds the identical tree (tested); ``grower=`` chooses
-explicitly. Missing values are not supported (CART's surrogate splits
-are not implemented): impute them first.
+explicitly; data with missing values (and ``missing="surrogate"``) always grow recursively.
+
+**Missing values** (NaN, None and ``pd.NA`` alike, :mod:`treebook.encoding`):
+``missing="learn"`` (the default) is scikit-learn's rule (1.9, ``_splitter.pyx``): every
+cut is tried with the missing rows on the left and on the right, and the split of the
+known rows from the missing ones (threshold +inf) is a candidate too; a node whose
+training rows had no missing value sends one at prediction to the child with more
+training rows (ties to the right). ``missing="surrogate"`` is Breiman et al.'s (ch. 5.3)
+as rpart computes it (``bsplit.c``, ``surrogate.c``, ``choose_surg.c``, ``nodesplit.c``,
+``pred_rpart.c``): a feature is scored on its known rows by the impurity decrease in
+units of weight (so a feature with many missing values scores less), the node keeps up to
+``max_surrogates`` surrogate splits (:func:`surrogate_splits`), and a case missing the
+primary feature follows the first surrogate it has, else the majority way (also a
+category the node never saw). ``missing="error"`` refuses missing values.
 
 **Pruning.** ``ccp_alpha > 0`` prunes the grown tree by minimal cost-complexity pruning
 (:mod:`treebook.prune.cost_complexity`); ``ccp_risk`` chooses the risk ``R(t)``
@@ -64,6 +76,7 @@ from .grow import NodeStats, grow_tree
 from .levelwise import grow_levelwise
 from .splits import (
     FEATURE_THRESHOLD,
+    Surrogate,
     IMPURITY_TOLERANCE,
     Split,
     all_subset_masks,
@@ -86,6 +99,9 @@ __all__ = [
     "cart_split_finder",
     "grow_cart",
     "naive_best_threshold",
+    "surrogate_splits",
+    "missing_rule_of_tree",
+    "MISSING_RULES",
     "MAX_EXHAUSTIVE_CATEGORIES",
 ]
 
@@ -186,15 +202,222 @@ def _subset_candidates(codes, y, w, node, n_classes, n_categories, criterion,
 
 def _varies(x, categorical: bool) -> bool:
     """Whether a feature can split the node at all (see :mod:`treebook.feature_draw`)."""
+    x = x[~np.isnan(x)]
+    if x.size == 0:
+        return False
     if categorical:
         return np.unique(x).size > 1
     return bool(x.max() > x.min() + FEATURE_THRESHOLD)
 
 
+# ------------------------------------------------------------------ missing values
+#: CART's rules for missing values (the ``missing=`` parameter)
+MISSING_RULES = ("learn", "surrogate", "error")
+
+
+def _learn_candidates(x, y, w, node, n_classes, criterion, categorical, n_categories,
+                      min_samples_leaf, min_weight_leaf=0.0):
+    """scikit-learn's split search on a feature with missing values (``_splitter.pyx``,
+    1.9): every cut of the known values twice, the missing rows on the right and then on
+    the left, and last the split of the known rows (left) from the missing ones (right,
+    threshold +inf). Returns ``(score, threshold, codes, missing_go)`` or None."""
+    value, W = node
+    nan = np.isnan(x)
+    xk, yk, wk = x[~nan], y[~nan], w[~nan]
+    n_miss = int(nan.sum())
+    if xk.size == 0:
+        return None
+    if n_classes == 0:
+        stat_k = np.array([wk.sum(), np.dot(wk, yk)])
+        stat_m = np.array([w[nan].sum(), np.dot(w[nan], y[nan])])
+    else:
+        stat_k = np.bincount(yk, weights=wk, minlength=n_classes).astype(float)
+        stat_m = np.bincount(y[nan], weights=w[nan], minlength=n_classes).astype(float)
+    if categorical:
+        codes = xk.astype(np.int64)
+        rows_per_cat = np.bincount(codes, minlength=n_categories)
+        present = np.flatnonzero(rows_per_cat > 0)
+        if present.size < 2:
+            return None
+        if n_classes == 0:
+            Wc = np.bincount(codes, weights=wk, minlength=n_categories)
+            S1c = np.bincount(codes, weights=wk * yk, minlength=n_categories)
+            means = np.divide(S1c, Wc, out=np.zeros_like(S1c), where=Wc > 0)
+            masks = ordered_subset_masks(category_order(Wc[:, None], means=means),
+                                         n_categories)
+            left = masks.astype(float) @ np.stack([Wc, S1c], axis=1)
+        else:
+            table, _ = categorical_table(xk, yk, wk, n_categories, n_classes)
+            if n_classes == 2:
+                masks = ordered_subset_masks(category_order(table), n_categories)
+            elif present.size <= MAX_EXHAUSTIVE_CATEGORIES:
+                masks = all_subset_masks(present, n_categories)
+            else:
+                masks = np.concatenate([ordered_subset_masks(category_order(table, by=k),
+                                                             n_categories)
+                                        for k in range(n_classes)])
+            left = masks.astype(float) @ table
+        n_left = masks.astype(np.int64) @ rows_per_cat
+        thresholds = np.full(masks.shape[0], np.nan)
+    else:
+        if not xk.max() > xk.min() + FEATURE_THRESHOLD:
+            return None  # constant known values: scikit-learn skips the feature
+        if n_classes == 0:
+            mom = threshold_moments(xk, yk, wk)
+            lower, upper = mom["lower"], mom["upper"]
+            left = np.stack([mom["W"], mom["S1"]], axis=1)
+        else:
+            tt = threshold_tables(xk, yk, wk, n_classes)
+            lower, upper = tt["lower"], tt["upper"]
+            left = tt["tables"][:, 0, :]
+        ok = upper > lower + FEATURE_THRESHOLD
+        lower, upper, left = lower[ok], upper[ok], left[ok]
+        n_left = np.searchsorted(np.sort(xk), lower, side="right")
+        thresholds = midpoint_threshold(lower, upper)
+        masks = None
+    # candidates: missing right (0), missing left (1), then known | missing (+inf)
+    lefts = np.concatenate([left, left + stat_m, stat_k[None, :]])
+    n_lefts = np.concatenate([n_left, n_left + n_miss, [xk.size]])
+    go = np.concatenate([np.ones(len(left), np.int64), np.zeros(len(left), np.int64), [1]])
+    which = np.concatenate([np.arange(len(left)), np.arange(len(left)), [-1]])
+    n = x.shape[0]
+    ok = (n_lefts >= min_samples_leaf) & (n - n_lefts >= min_samples_leaf)
+    w_left = lefts[:, 0] if n_classes == 0 else lefts.sum(axis=1)
+    w_right = W - w_left
+    if min_weight_leaf > 0:
+        ok &= (w_left >= min_weight_leaf) & (w_right >= min_weight_leaf)
+    if not ok.any():
+        return None
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if n_classes == 0:
+            score = criterion.split_proxy(lefts[:, 1] - w_left * value[0], w_left, w_right)
+        else:
+            score = _class_score(lefts, value, w_left, w_right, n_classes, criterion)
+    score, i = _first_best(np.where(ok, score, -np.inf))
+    j = which[i]
+    if categorical:
+        mask = masks[j] if j >= 0 else np.isin(np.arange(n_categories), present)
+        return score, np.nan, subset_branch_of_code(mask, present), int(go[i])
+    return score, (float(thresholds[j]) if j >= 0 else np.inf), None, int(go[i])
+
+
+def _absolute_improvement(right, y, w, n_classes, criterion):
+    """``|D|·I(D) - |D_1|·I(D_1) - |D_2|·I(D_2)`` of a split of the rows (rpart's
+    ``improve``: the impurity decrease in units of weight, not divided by ``|D|``)."""
+    value, W, _, imp = node_summaries(np.zeros(y.shape[0], np.intp), y, w, 1, n_classes,
+                                      criterion)
+    _, cW, _, c_imp = node_summaries(right.astype(np.intp), y, w, 2, n_classes, criterion)
+    return float(W[0] * imp[0] - cW[0] * c_imp[0] - cW[1] * c_imp[1])
+
+
+def rpart_left_branch(right, y, w, n_classes) -> int:
+    """The branch rpart calls LEFT (``gini.c``, ``anova.c``): the side whose mean class
+    code (classification) or mean response (regression) is smaller; on a tie, the side
+    ``x >= t`` (branch 1). ``right``: the known rows' branch (True = branch 1)."""
+    key = y.astype(float)  # classes: Σ_j j·p(j | side) is the mean class code
+    means = [np.dot(w[right == b], key[right == b]) / w[right == b].sum() for b in (0, 1)]
+    return 0 if means[0] < means[1] else 1
+
+
+def surrogate_splits(X, direction, w, primary: int, categorical, left_branch: int = 0,
+                     max_surrogates: int = 5):
+    """rpart's surrogate splits of a node (``surrogate.c``, ``choose_surg.c``), ranked.
+
+    ``X``: the node's rows; ``direction``: the primary split's branch of each row (0 or 1,
+    -1 where the primary feature is missing); ``left_branch``: the branch rpart calls
+    LEFT (:func:`rpart_left_branch`, for its tie rule on categories). For every other
+    feature, the split that sends the most weight the primary's way among the rows where
+    both are known:
+
+    * numeric: the cut between distinct sorted values with at least 2 rows on each side,
+      ``x < t`` going one way, whose agreeing weight beats the majority's;
+    * categorical: each category the way most of its weight goes (ties: the majority
+      way), kept when at least 2 rows agree and 2 disagree.
+
+    ``agreement = agree / T`` with ``T`` the weight with a known direction (rpart's
+    default ``surrogatestyle = 0``), the majority baseline ``m = max(T_0, T_1) / T``, and
+    a surrogate is kept only when ``adj = (agreement - m) / (1 - m) > 1e-10``. The best
+    ``max_surrogates`` by agreement are returned (ties: the first feature).
+    """
+    known_dir = direction >= 0
+    t_b = np.array([w[direction == 0].sum(), w[direction == 1].sum()])
+    total = t_b.sum()
+    if total <= 0 or max_surrogates <= 0:
+        return ()
+    majority = t_b.max() / total
+    found = []
+    for g in range(X.shape[1]):
+        if g == primary:
+            continue
+        x = X[:, g]
+        use = known_dir & ~np.isnan(x)
+        xs, d, ws = x[use], direction[use], w[use]
+        if xs.size == 0:
+            continue
+        if categorical[g]:
+            codes = xs.astype(np.int64)
+            L = left_branch
+            m = int(codes.max()) + 1
+            lw = np.bincount(codes, weights=np.where(d == L, ws, 0.0), minlength=m)
+            rw = np.bincount(codes, weights=np.where(d != L, ws, 0.0), minlength=m)
+            ln = np.bincount(codes[d == L], minlength=m)
+            rn = np.bincount(codes[d != L], minlength=m)
+            defdir_right = not lw.sum() > rw.sum()
+            present = (ln + rn) > 0
+            to_right = (lw < rw) | ((lw == rw) & defdir_right)
+            agree = float(np.where(to_right, rw, lw)[present].sum())
+            disagree_n = int(np.where(to_right, ln, rn)[present].sum())
+            agree_n = int(np.where(to_right, rn, ln)[present].sum())
+            if not (disagree_n > 1 and agree_n > 1):
+                continue
+            boc = np.where(present, np.where(to_right, 1 - L, L), -1).astype(np.int64)
+            cand = dict(kind=NodeKind.SUBSET, branch_of_code=boc)
+        else:
+            # every row with a known x takes part in placing the cut (rpart walks them
+            # all, rows with a missing primary too), only known directions count
+            xa = x[~np.isnan(x)]
+            da = direction[~np.isnan(x)]
+            wa = w[~np.isnan(x)]
+            order = np.argsort(xa, kind="stable")
+            xa, da, wa = xa[order], da[order], wa[order]
+            n = xa.size
+            w0, w1 = np.where(da == 0, wa, 0.0), np.where(da == 1, wa, 0.0)
+            low0 = np.concatenate([[0.0], np.cumsum(w0)])[:-1]  # before position i
+            low1 = np.concatenate([[0.0], np.cumsum(w1)])[:-1]
+            n_low = np.concatenate([[0], np.cumsum(da >= 0)])[:-1]
+            n_known = int(np.count_nonzero(da >= 0))
+            tot0, tot1 = w0.sum(), w1.sum()
+            cut = ((n_low >= 2) & (n_known - n_low >= 2)
+                   & np.concatenate([[False], xa[1:] != xa[:-1]]))
+            if not cut.any():
+                continue
+            a0 = low0 + (tot1 - low1)  # the low side goes to branch 0
+            a1 = low1 + (tot0 - low0)
+            best = np.maximum(a0, a1)
+            start = max(tot0, tot1)
+            cand_i = np.flatnonzero(cut)
+            top = best[cand_i].max()
+            if not top > start:
+                continue
+            k = cand_i[np.flatnonzero(best[cand_i] == top)[0]]
+            agree = float(best[k])
+            cand = dict(kind=NodeKind.THRESHOLD, threshold=float((xa[k - 1] + xa[k]) / 2),
+                        low_branch=0 if a0[k] >= a1[k] else 1)
+        agreement = agree / total
+        adj = (agreement - majority) / (1.0 - majority)
+        if adj <= 1e-10:
+            continue
+        found.append(Surrogate(feature=g, agreement=float(agreement), adjusted=float(adj),
+                               **cand))
+    found.sort(key=lambda s: -s.agreement)  # stable: ties keep feature order
+    return tuple(found[:max_surrogates])
+
+
 def cart_split_finder(*, n_classes: int, criterion, categorical, n_categories,
                       min_samples_leaf: int, min_impurity_decrease: float, root_weight: float,
                       max_features: int | None = None, seed: int = 0,
-                      min_weight_leaf: float = 0.0):
+                      min_weight_leaf: float = 0.0, missing: str = "error",
+                      max_surrogates: int = 5):
     """CART's split finder for :func:`treebook.grow.grow_tree`.
 
     ``criterion`` is a name in :data:`treebook.criteria.CRITERIA` or a criterion object.
@@ -204,7 +427,16 @@ def cart_split_finder(*, n_classes: int, criterion, categorical, n_categories,
     weighted impurity improvement (scikit-learn's formula, ``Split.score``) plus ``eps``
     is below ``min_impurity_decrease``. With ``max_features = k`` the node considers only
     ``k`` features drawn by :mod:`treebook.feature_draw` from ``seed``.
+
+    ``missing`` is the rule for missing values (NaN): ``"error"`` (none may occur),
+    ``"learn"`` (scikit-learn's: a feature with missing values at the node is scanned with
+    them on either side, :func:`_learn_candidates`; the split remembers their side) or
+    ``"surrogate"`` (rpart's: each feature is scored on its known rows by the impurity
+    decrease in units of weight, the split stores its :func:`surrogate_splits` and sends
+    a case missing them all the majority way).
     """
+    if missing not in MISSING_RULES:
+        raise ValueError(f"missing must be one of {MISSING_RULES}; got {missing!r}")
     categorical = np.asarray(categorical, dtype=bool)
     criterion = get_criterion(criterion, regression=n_classes == 0)
 
@@ -224,33 +456,92 @@ def cart_split_finder(*, n_classes: int, criterion, categorical, n_categories,
         best = None
         for f in np.flatnonzero(available):
             x = X[rows, f]
-            if categorical[f]:
+            nan = np.isnan(x)
+            go = -1
+            if missing == "surrogate":
+                cand = _known_candidates(x, nan, yr, w, f)
+            elif nan.any():
+                if missing == "error":
+                    raise ValueError(f"feature {f} has missing values at a node, but "
+                                     "missing='error'")
+                cand = _learn_candidates(x, yr, w, node, n_classes, criterion, categorical[f],
+                                         n_categories[f], min_samples_leaf, min_weight_leaf)
+                if cand is not None:
+                    cand, go = cand[:3], cand[3]
+            elif categorical[f]:
                 cand = _subset_candidates(x, yr, w, node, n_classes, n_categories[f],
                                           criterion, min_samples_leaf, min_weight_leaf)
             else:
                 cand = _threshold_candidates(x, yr, w, node, n_classes, criterion,
                                              min_samples_leaf, min_weight_leaf)
             if cand is not None and (best is None or tie_floor(cand[0]) > best[1]):
-                best = (int(f), *cand)
+                best = (int(f), *cand, go)
         if best is None:
             return None
-        f, score, threshold, codes = best
+        f, score, threshold, codes, go = best
         x = X[rows, f]
+        nan = np.isnan(x)
         if codes is None:
             right = x > threshold
             split = Split(feature=f, kind=NodeKind.THRESHOLD, score=0.0, threshold=threshold)
         else:
-            right = codes[x.astype(np.int64)] == 1
+            right = np.zeros(x.shape[0], dtype=bool)
+            right[~nan] = codes[x[~nan].astype(np.int64)] == 1
             split = Split(feature=f, kind=NodeKind.SUBSET, score=0.0, branch_of_code=codes)
-        _, cW, _, c_imp = node_summaries(right.astype(np.intp), yr, w, 2, n_classes, criterion)
-        Wt = W[0]
-        improvement = (Wt / root_weight) * (imp_node[0] - (cW[1] / Wt * c_imp[1])
-                                            - (cW[0] / Wt * c_imp[0]))
+        if missing == "surrogate":
+            # rpart: the improvement of the known rows, in units of weight
+            improvement = _absolute_improvement(right[~nan], yr[~nan], w[~nan], n_classes,
+                                                criterion) / root_weight
+            direction = np.where(nan, -1, right.astype(np.int64))
+            left_b = rpart_left_branch(right[~nan], yr[~nan], w[~nan], n_classes)
+            split.surrogates = surrogate_splits(X[rows], direction, w, f, categorical,
+                                                left_b, max_surrogates)
+            t_b = np.array([w[direction == 0].sum(), w[direction == 1].sum()])
+            split.missing_go = -1 if t_b[0] == t_b[1] else int(np.argmax(t_b))
+            split.unseen_as_missing = True
+        else:
+            if go >= 0:
+                right |= nan & (go == 1)
+                split.missing_go = go
+            _, cW, _, c_imp = node_summaries(right.astype(np.intp), yr, w, 2, n_classes,
+                                             criterion)
+            Wt = W[0]
+            improvement = (Wt / root_weight) * (imp_node[0] - (cW[1] / Wt * c_imp[1])
+                                                - (cW[0] / Wt * c_imp[0]))
         if improvement + IMPURITY_TOLERANCE < min_impurity_decrease:
             return None
         split.score = float(improvement)
         split.info = {"improvement": float(improvement), "scan_score": score}
         return split
+
+    def _known_candidates(x, nan, yr, w, f):
+        """rpart's score of feature ``f``: its best split of the known rows, scored by
+        the impurity decrease in units of weight (``bsplit.c``: ``improve``)."""
+        xk, yk, wk = x[~nan], yr[~nan], w[~nan]
+        if xk.size < 2:
+            return None
+        known = node_summaries(np.zeros(xk.shape[0], np.intp), yk, wk, 1, n_classes,
+                               criterion)
+        knode = (known.value[0], known.weighted_n[0])
+        if categorical[f]:
+            cand = _subset_candidates(xk, yk, wk, knode, n_classes, n_categories[f],
+                                      criterion, min_samples_leaf, min_weight_leaf)
+        else:
+            cand = _threshold_candidates(xk, yk, wk, knode, n_classes, criterion,
+                                         min_samples_leaf, min_weight_leaf)
+        if cand is None:
+            return None
+        _, threshold, codes = cand
+        if codes is None:
+            # rpart cuts at (a + b)/2 and sends x < cut one way: the largest double below
+            # that cut is the same test written as treebook's x <= t
+            a, b = xk[xk <= threshold].max(), xk[xk > threshold].min()
+            threshold = float(np.nextafter((a + b) / 2, -np.inf))
+        right = (xk > threshold) if codes is None else codes[xk.astype(np.int64)] == 1
+        improve = _absolute_improvement(right, yk, wk, n_classes, criterion)
+        if not improve > 0:
+            return None
+        return improve, threshold, codes
 
     return find
 
@@ -260,12 +551,14 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
               min_samples_leaf: int = 1, min_impurity_decrease: float = 0.0,
               grower: str = "recursive", metadata: dict | None = None,
               max_features: int | None = None, seed: int = 0,
-              min_weight_leaf: float = 0.0) -> Tree:
-    """Grow a CART tree with the recursive grower (``grower="recursive"``) or the
-    level-wise grower (``"levelwise"``; categorical columns through the same subset search
-    as the recursive one, :func:`_subset_candidates`). ``max_features``
+              min_weight_leaf: float = 0.0, missing: str = "error",
+              max_surrogates: int = 5) -> Tree:
+    """Grow a CART tree with the recursive grower (``grower="recursive"``, any features)
+    or the level-wise grower (``"levelwise"``; categorical columns through the same subset search
+    as the recursive one, :func:`_subset_candidates`; no missing values). ``max_features``
     (a count, or None for all) and ``seed``: the random features per node of
-    :mod:`treebook.feature_draw`, the same in both growers."""
+    :mod:`treebook.feature_draw`, the same in both growers. ``missing``: the rule for
+    missing values (:func:`cart_split_finder`; only the recursive grower has one)."""
     X = np.asarray(X, dtype=float)
     w = np.asarray(sample_weight, dtype=float)
     criterion = get_criterion(criterion, regression=n_classes == 0)
@@ -280,6 +573,9 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
             params.update(categorical=categorical, n_categories=n_categories,
                           subset_split=_subset_candidates,
                           max_exhaustive_categories=MAX_EXHAUSTIVE_CATEGORIES)
+        if np.isnan(X).any():
+            raise ValueError("grower='levelwise' has no rule for missing values; use "
+                             "grower='recursive' (or 'auto') for data with NaN")
         return grow_levelwise(X, y, w, **params)
     if grower != "recursive":
         raise ValueError(f"grower must be 'levelwise' or 'recursive'; got {grower!r}")
@@ -295,7 +591,8 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
                                min_samples_leaf=min_samples_leaf,
                                min_impurity_decrease=min_impurity_decrease,
                                root_weight=root_weight, max_features=max_features, seed=seed,
-                               min_weight_leaf=min_weight_leaf)
+                               min_weight_leaf=min_weight_leaf, missing=missing,
+                               max_surrogates=max_surrogates)
 
     def stats(rows, w_rows):
         value, W, _, imp_node = node_summaries(np.zeros(rows.shape[0], np.intp), y[rows],
@@ -306,7 +603,8 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
     return grow_tree(X, y, w, find_split=finder, n_classes=n_classes,
                      max_depth=max_depth,
                      min_samples_split=max(min_samples_split, 2 * min_samples_leaf),
-                     min_gain=-np.inf, metadata=metadata, node_stats=stats)
+                     min_gain=-np.inf, metadata=metadata, node_stats=stats,
+                     missing="error" if missing == "error" else "stop")
 
 
 # ------------------------------------------------------------------ the naive scan
@@ -352,11 +650,42 @@ CART_CONSTRAINTS = {
     "min_weight_fraction_leaf": Interval(float, 0.0, 0.5),
     "max_features": AnyOf(Options(None, "sqrt", "log2"), Interval(int, 1, None),
                           Interval(float, 0.0, 1.0, closed="right", strict=True)),
+    "missing": Options(*MISSING_RULES),
+    "max_surrogates": Interval(int, 0, None),
 }
 
-_MISSING_HINT = ("CART here has no rule for missing values (surrogate splits are not "
-                 "implemented): impute them first, or use C45Classifier, which sends such "
-                 "cases down every branch with fractional weights.")
+_MISSING_HINT = ("This estimator was built with missing='error'; use missing='learn' "
+                 "(scikit-learn's rule) or missing='surrogate' (rpart's surrogate splits), "
+                 "or impute the missing values first.")
+
+
+def missing_rule_of_tree(tree: Tree, missing: str) -> Tree:
+    """The tree with CART's prediction-time rule for missing values in ``missing_go``.
+
+    ``"learn"`` (scikit-learn): a node whose split saw missing values keeps the side the
+    scan chose for them; any other internal node sends them to the child with more
+    training rows (counted unweighted, ties to the right). ``"surrogate"`` (rpart's
+    ``pred_rpart.c``, ``usesurrogate = 2``): a case missing the primary feature and every
+    surrogate goes to the child with more training rows; on a tie it stays at the node.
+    """
+    from dataclasses import replace
+
+    internal = ~tree.is_leaf
+    ids = np.flatnonzero(internal)
+    ptr = tree.children_ptr[ids]
+    n_left = tree.n_samples[tree.children[ptr]]
+    n_right = tree.n_samples[tree.children[ptr + 1]]
+    go = np.full(tree.node_count, -1, dtype=np.int64)
+    if missing == "learn":
+        learnt = (np.full(tree.node_count, -1, np.int64) if tree.missing_go is None
+                  else tree.missing_go)
+        by_count = np.where(n_left > n_right, 0, 1)
+        go[ids] = np.where(learnt[ids] >= 0, learnt[ids], by_count)
+    elif missing == "surrogate":
+        go[ids] = np.where(n_left > n_right, 0, np.where(n_right > n_left, 1, -1))
+    else:
+        return tree
+    return replace(tree, missing_go=go, unseen_as_missing=missing == "surrogate")
 
 
 def _rpart_cp_prune(tree, cp: float):
@@ -374,13 +703,25 @@ class _CARTMixin:
     _missing = "error"
     _missing_hint = _MISSING_HINT
 
+    def _accepts_missing(self) -> bool:
+        return self.missing != "error"
+
+    def _validate_params(self):
+        super()._validate_params()
+        if self.missing == "surrogate" and self.grower == "levelwise":
+            raise ValueError("missing='surrogate' needs grower='recursive' (or 'auto'): the "
+                             "level-wise grower has no surrogate splits")
+
     def _grow_cart(self, X, y, w, n_classes, classes):
         from .prune.cost_complexity import prune_ccp
 
         categorical = self.encoder_.is_categorical
         grower = self.grower
         if grower == "auto":
-            grower = "levelwise"
+            # the one dispatch point: the level-wise grower has no rule for missing values,
+            # so data with NaN (and rpart's surrogates) grow with the recursive grower
+            grower = ("recursive" if self.missing == "surrogate" or np.isnan(X).any()
+                      else "levelwise")
         metadata = self._metadata(classes)
         metadata.setdefault("extra", {}).update(algorithm="CART",
                                                 criterion=get_criterion(self.criterion).name)
@@ -392,7 +733,8 @@ class _CARTMixin:
             seed=draw_seed(self.random_state) if self.max_features is not None else 0,
             min_weight_leaf=self.min_weight_fraction_leaf * float(np.sum(w)),
             min_impurity_decrease=self.min_impurity_decrease, grower=grower,
-            metadata=metadata)
+            metadata=metadata, missing=self.missing, max_surrogates=self.max_surrogates)
+        tree = missing_rule_of_tree(tree, self.missing)
         if self.cp is not None:
             tree = _rpart_cp_prune(tree, self.cp)
         self.full_tree_ = tree
@@ -415,10 +757,11 @@ class _CARTMixin:
     def like_rpart(cls, **params):
         """An estimator with rpart's defaults (``rpart.control()``): ``cp = 0.01``,
         ``minsplit = 20`` (``min_samples_split``), ``minbucket = 7``
-        (``min_samples_leaf``), ``maxdepth = 30``; ``params`` override them. Its trees
-        equal rpart's default trees on data without missing values (surrogate splits,
-        rpart's rule for those, are not implemented yet: such data are refused)."""
-        defaults = dict(cp=0.01, min_samples_split=20, min_samples_leaf=7, max_depth=30)
+        (``min_samples_leaf``), ``maxdepth = 30``, ``maxsurrogate = 5`` with
+        ``usesurrogate = 2`` (``missing="surrogate", max_surrogates=5``); ``params``
+        override them."""
+        defaults = dict(cp=0.01, min_samples_split=20, min_samples_leaf=7, max_depth=30,
+                        missing="surrogate", max_surrogates=5)
         defaults.update(params)
         return cls(**defaults)
 
@@ -472,6 +815,12 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         is multiplied by its class's weight (scikit-learn's ``class_weight``):
         ``"balanced"`` gives class ``k`` the weight ``n / (K · n_k)``, ``n_k`` counting the
         rows of class ``k``; a class missing from the dict keeps weight 1.
+    missing : ``"learn"`` (default, scikit-learn's rule), ``"surrogate"`` (Breiman's and
+        rpart's surrogate splits, ``usesurrogate = 2``) or ``"error"`` (missing values are
+        refused) — how missing values (NaN, None, ``pd.NA``) are split and predicted; see
+        the module docstring.
+    max_surrogates : int ≥ 0 (default 5, rpart's ``maxsurrogate``) — surrogate splits kept
+        per node with ``missing="surrogate"``.
 
     Attributes after ``fit`` (besides the shared ones: ``tree_``, ``classes_``, …):
     ``full_tree_``, the tree before ``ccp_alpha`` pruning (``tree_`` itself when
@@ -488,7 +837,8 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
     def __init__(self, criterion="gini", max_depth=None, min_samples_split=2,
                  min_samples_leaf=1, min_impurity_decrease=0.0, ccp_alpha=0.0,
                  random_state=None, ccp_risk="impurity", grower="auto", cp=None,
-                 class_weight=None, max_features=None, min_weight_fraction_leaf=0.0):
+                 class_weight=None, max_features=None, min_weight_fraction_leaf=0.0,
+                 missing="learn", max_surrogates=5):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -502,8 +852,8 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         self.max_features = max_features
         self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.class_weight = class_weight
-        self.max_features = max_features
-        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.missing = missing
+        self.max_surrogates = max_surrogates
 
     def _class_weights(self, y) -> np.ndarray:
         """Weight of each class code under ``class_weight``."""
@@ -554,7 +904,8 @@ class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
     def __init__(self, criterion="squared_error", max_depth=None, min_samples_split=2,
                  min_samples_leaf=1, min_impurity_decrease=0.0, ccp_alpha=0.0,
                  random_state=None, ccp_risk="impurity", grower="auto", cp=None,
-                 max_features=None, min_weight_fraction_leaf=0.0):
+                 max_features=None, min_weight_fraction_leaf=0.0, missing="learn",
+                 max_surrogates=5):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -567,6 +918,8 @@ class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
         self.cp = cp
         self.max_features = max_features
         self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.missing = missing
+        self.max_surrogates = max_surrogates
 
     def _validate_params(self):
         super()._validate_params()

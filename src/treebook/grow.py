@@ -25,7 +25,9 @@ routing policy (``missing=``). C4.5's ``"distribute"`` sends it down *every* bra
 weight multiplied by the branch's share of the known weight, so every node's counts are
 weighted (fractional) counts; ``"error"`` rejects it (a learner without a rule for
 missing values). Any policy registered with :func:`treebook.splits.register_routing`
-can be named.
+can be named. A split may also carry its own rule (CART's ``missing_go`` and surrogate
+splits, :class:`treebook.splits.Surrogate`): such a case then takes the branch of the
+first surrogate it has, else ``missing_go``, and the rule is stored in the tree.
 
 What a node records, and whether it is pure, is the ``node_stats`` hook's business
 (default: class counts and ``node_impurity``, or mean and variance); which test to make
@@ -155,8 +157,10 @@ def grow_tree(
         split = find_split(X, y, w, rows, avail)
         if split is None or not split.score >= min_gain:
             continue
+        rule = split.missing_go >= 0 or bool(split.surrogates) or split.unseen_as_missing
         branch, share, known_w = split.route_cases(X[rows, split.feature], w,
-                                                   policy or "stop")
+                                                   policy or "stop",
+                                                   X_rows=X[rows] if rule else None)
         if policy is None and np.any(branch < 0):
             raise ValueError(
                 f"feature {split.feature} has missing values at a node, but this learner "
@@ -166,6 +170,9 @@ def grow_tree(
         if np.count_nonzero(known_w > 0) < 2:
             continue  # the split separates nothing: stay a leaf
         builder.set_split(node, split.feature, split.kind, split.threshold, split.branch_of_code)
+        if rule:  # CART's missing-value rule (learnt direction, surrogates)
+            builder.set_missing_rule(node, split.missing_go, split.surrogates)
+            builder.unseen_as_missing = split.unseen_as_missing
         child_avail = avail
         if split.kind == NodeKind.MULTIWAY:
             child_avail = avail.copy()

@@ -21,7 +21,9 @@ node, is handled by a :class:`RoutingPolicy`: ``"stop"`` (:class:`StopRouting`: 
 at the node) or ``"distribute"`` (:class:`FractionalRouting`, C4.5: it goes down every
 branch with the branch's share of the training weight). Policies live in a registry
 (:func:`register_routing`), so a new rule (majority branch, learned direction, …) is one
-object, used alike by the grower, prediction, pruning and the rules.
+object, used alike by the grower, prediction, pruning and the rules. CART's rules
+(a learnt side per node, and Breiman's surrogate splits, :class:`Surrogate`) are carried
+by the split itself and resolved first (:func:`resolve_missing`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ from . import impurity as imp
 __all__ = [
     "NodeKind",
     "Split",
+    "Surrogate",
+    "resolve_missing",
     "RoutingPolicy",
     "StopRouting",
     "FractionalRouting",
@@ -185,6 +189,73 @@ def get_routing(missing) -> RoutingPolicy:
     raise TypeError(f"missing must be a routing name or policy; got {missing!r}")
 
 
+@dataclass(frozen=True, eq=False)
+class Surrogate:
+    """A surrogate split of a CART node (Breiman et al. 1984, ch. 5.3; rpart's
+    ``surrogate.c``): a split on another feature that mimics the node's primary split,
+    used for a case whose primary feature is missing.
+
+    ``THRESHOLD``: a value ``x < threshold`` takes branch ``low_branch``, a larger one the
+    other branch (rpart's ``x < split`` rule). ``SUBSET``: category code ``c`` takes
+    ``branch_of_code[c]`` (``-1``: no direction, the next surrogate is tried).
+    ``agreement`` is the share of the node's training weight with a known primary
+    direction that the surrogate sends the same way (a case missing the surrogate counts
+    as a disagreement); ``adjusted`` is rpart's ``adj = (agreement - majority) /
+    (1 - majority)``, the gain over going with the majority.
+    """
+
+    feature: int
+    kind: NodeKind
+    agreement: float
+    adjusted: float
+    threshold: float = np.nan
+    low_branch: int = 0
+    branch_of_code: np.ndarray | None = None
+
+    def branch(self, x) -> np.ndarray:
+        """The branch (0 or 1) each value of ``x`` takes, ``-1`` where ``x`` is missing or
+        its category has no direction."""
+        x = np.asarray(x, dtype=float)
+        out = np.full(x.shape[0], -1, dtype=np.int64)
+        known = ~np.isnan(x)
+        if self.kind == NodeKind.THRESHOLD:
+            low = x[known] < self.threshold
+            out[known] = np.where(low, self.low_branch, 1 - self.low_branch)
+        else:
+            codes = x[known].astype(np.int64)
+            table = self.branch_of_code
+            ok = (codes >= 0) & (codes < table.shape[0])
+            b = np.full(codes.shape[0], -1, dtype=np.int64)
+            b[ok] = table[codes[ok]]
+            out[known] = b
+        return out
+
+
+def resolve_missing(raw, X_rows, surrogates=(), missing_go: int = -1,
+                    unseen_as_missing: bool = False) -> np.ndarray:
+    """CART's rule for the cases with no known branch at a node (raw code ``MISSING``,
+    and ``UNSEEN`` when ``unseen_as_missing``): each takes the branch of the first
+    surrogate whose feature it has (``X_rows``: the cases' whole rows), else
+    ``missing_go`` when it is a branch (>= 0); otherwise it keeps its raw code."""
+    raw = np.asarray(raw, dtype=np.int64).copy()
+    todo = raw == MISSING
+    if unseen_as_missing:
+        todo |= raw == UNSEEN
+    if not todo.any():
+        return raw
+    idx = np.flatnonzero(todo)
+    for s in surrogates:
+        if idx.size == 0:
+            break
+        b = s.branch(X_rows[idx, s.feature])
+        done = b >= 0
+        raw[idx[done]] = b[done]
+        idx = idx[~done]
+    if missing_go >= 0 and idx.size:
+        raw[idx] = missing_go
+    return raw
+
+
 @dataclass
 class Split:
     """A test at a node. ``score`` is what the learner maximised (gain, ratio, …)."""
@@ -196,11 +267,24 @@ class Split:
     branch_of_code: np.ndarray | None = None
     n_branches: int = 2
     info: dict | None = None  # learner-specific numbers (gain, split info, …) for display
+    #: CART's missing-value rule at this node: the branch a case with a missing value
+    #: takes when no surrogate decides (-1: none, it stays at the node)
+    missing_go: int = -1
+    #: ranked surrogate splits (:class:`Surrogate`), tried in order for such a case
+    surrogates: tuple = ()
+    #: whether a category with no branch here is routed like a missing value (rpart)
+    unseen_as_missing: bool = False
 
-    def branch(self, x: np.ndarray) -> np.ndarray:
-        """Raw branch code of each value of ``x``: ``0 … V-1``, ``UNSEEN`` or ``MISSING``."""
+    def branch(self, x: np.ndarray, X_rows: np.ndarray | None = None) -> np.ndarray:
+        """Raw branch code of each value of ``x``: ``0 … V-1``, ``UNSEEN`` or ``MISSING``.
+        With ``X_rows`` (the cases' whole rows) a missing value is first resolved by the
+        node's surrogates and ``missing_go`` (:func:`resolve_missing`)."""
         table = self.branch_of_code if self.branch_of_code is not None else np.empty(0, np.int64)
-        return branch_codes(self.kind, self.threshold, 0, table.shape[0], table, x)
+        raw = branch_codes(self.kind, self.threshold, 0, table.shape[0], table, x)
+        if X_rows is not None and (self.surrogates or self.missing_go >= 0):
+            raw = resolve_missing(raw, X_rows, self.surrogates, self.missing_go,
+                                  self.unseen_as_missing)
+        return raw
 
     def route(self, x: np.ndarray, branch_weight, missing="stop"):
         """Where the cases with values ``x`` go at this node, and with what share.
@@ -213,12 +297,12 @@ class Split:
         policy = get_routing(missing)
         return policy.decide(self.branch(x)), policy.shares(branch_weight)
 
-    def route_cases(self, x: np.ndarray, w: np.ndarray, missing="stop"):
+    def route_cases(self, x: np.ndarray, w: np.ndarray, missing="stop", X_rows=None):
         """:meth:`route` for training cases: the branch weights are those of the cases
         themselves that have a known branch (the rule of growing and of C4.5's subtree
-        raising). Returns ``(go, share, known_weight)``."""
+        raising). Returns ``(go, share, known_weight)``. ``X_rows``: see :meth:`branch`."""
         policy = get_routing(missing)
-        raw = self.branch(x)
+        raw = self.branch(x, X_rows)
         known = raw >= 0
         nb = self.n_branches
         known_w = np.bincount(raw[known], weights=w[known], minlength=nb)[:nb]

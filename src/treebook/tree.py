@@ -20,6 +20,11 @@ ids follow a depth-first pre-order, whichever grower built the tree):
 ``weighted_n``         ``|D|``, the total training weight at the node
 ``n_samples``          how many training rows reached the node (with positive weight)
 ``impurity[i]``        the node's impurity under the criterion that grew the tree
+``missing_go[i]``      CART's rule for a missing value (optional, ``None`` for the other
+                       learners): the branch a case with a missing value takes at node ``i``
+                       when no surrogate decides, ``-1`` for none (the case stays there)
+``surrogates[i]``      CART's ranked surrogate splits of node ``i``: a tuple of
+                       :class:`~treebook.splits.Surrogate` (empty without surrogates)
 =====================  =======================================================================
 
 Categorical features reach the tree as integer codes (see :mod:`treebook.encoding`); numeric
@@ -46,7 +51,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from .kernels import walk_thresholds, walk_tree
-from .splits import FAN, STOP, NodeKind, branch_codes, get_routing
+from .splits import FAN, STOP, NodeKind, branch_codes, get_routing, resolve_missing
 
 __all__ = ["NodeKind", "Tree", "TreeBuilder", "apply_binary", "apply_compiled"]
 
@@ -86,6 +91,11 @@ class Tree:
     categories: tuple = ()  # per feature: array of category labels, or None for numeric
     classes: np.ndarray | None = None
     extra: dict = field(default_factory=dict)
+    # CART's missing-value rule (see the module docstring); None / () for other learners
+    missing_go: np.ndarray | None = None
+    surrogates: tuple = ()
+    #: a category with no branch at a node is routed like a missing value (rpart)
+    unseen_as_missing: bool = False
 
     # ------------------------------------------------------------------ shape and structure
     @property
@@ -171,6 +181,25 @@ class Tree:
         return branch_codes(self.kind[nodes], self.threshold[nodes], start,
                             self.code_ptr[nodes + 1] - start, self.branch_of_code, x)
 
+    def _resolve_missing(self, nodes, rows, X, raw):
+        """CART's missing-value rule (:func:`treebook.splits.resolve_missing`) for the rows
+        with no known branch at their node: surrogates in rank order, then
+        ``missing_go``. Trees without the rule (``missing_go is None``) are unchanged."""
+        if self.missing_go is None:
+            return raw
+        todo = raw == -2
+        if self.unseen_as_missing:
+            todo |= (raw == -1) & (self.kind[nodes] != NodeKind.LEAF)
+        if not todo.any():
+            return raw
+        raw = raw.copy()
+        for node in np.unique(nodes[todo]):
+            sel = np.flatnonzero(todo & (nodes == node))
+            sur = self.surrogates[node] if self.surrogates else ()
+            raw[sel] = resolve_missing(raw[sel], X[rows[sel]], sur,
+                                       int(self.missing_go[node]), self.unseen_as_missing)
+        return raw
+
     def route(self, X, missing="stop"):
         """Send every row of ``X`` down the tree, all rows one level per step.
 
@@ -197,7 +226,8 @@ class Tree:
             leaf = (self.kind[nodes] == NodeKind.LEAF) | (self.weighted_n[nodes] <= 0)
             feat = np.where(leaf, 0, self.feature[nodes])
             x = X[rows, feat]
-            branch = np.where(leaf, STOP, policy.decide(self._branch(nodes, x)))
+            raw = self._resolve_missing(nodes, rows, X, self._branch(nodes, x))
+            branch = np.where(leaf, STOP, policy.decide(raw))
             stop = branch == STOP
             done_rows.append(rows[stop])
             done_nodes.append(nodes[stop])
@@ -231,6 +261,13 @@ class Tree:
     def apply(self, X) -> np.ndarray:
         """The node where each row stops (a leaf, or the node where its category is unseen
         or its value missing)."""
+        X = np.asarray(X, dtype=float)
+        if self.missing_go is not None and (self.unseen_as_missing or np.isnan(X).any()):
+            # CART's missing-value rule (surrogates, missing_go) is in route
+            rows, nodes, _ = self.route(X, missing="stop")
+            out = np.empty(X.shape[0], dtype=np.int64)
+            out[rows] = nodes
+            return out
         return apply_compiled(self, X)  # route(X, missing="stop"), compiled
 
     def _threshold_only(self) -> bool:
@@ -340,6 +377,10 @@ class Tree:
             weighted_n=self.weighted_n[old_ids],
             n_samples=self.n_samples[old_ids],
             impurity=self.impurity[old_ids],
+            missing_go=(None if self.missing_go is None
+                        else np.where(leaf, -1, self.missing_go[old_ids]).astype(np.int64)),
+            surrogates=(tuple(() if l else self.surrogates[i] for i, l in zip(old_ids, leaf))
+                        if self.surrogates else ()),
         )
 
 
@@ -364,6 +405,11 @@ class TreeBuilder:
         self._weighted_n: list[float] = []
         self._n_samples: list[int] = []
         self._impurity: list[float] = []
+        self._missing_go: list[int] = []
+        self._surrogates: list[tuple] = []
+        #: set by a grower that has a missing-value rule (CART)
+        self.has_missing_rule = False
+        self.unseen_as_missing = False
 
     def add_node(self, parent: int, value, weighted_n: float, n_samples: int,
                  impurity: float) -> int:
@@ -380,9 +426,18 @@ class TreeBuilder:
         self._weighted_n.append(float(weighted_n))
         self._n_samples.append(int(n_samples))
         self._impurity.append(float(impurity))
+        self._missing_go.append(-1)
+        self._surrogates.append(())
         if parent >= 0:
             self._children[parent].append(node)
         return node
+
+    def set_missing_rule(self, node: int, missing_go: int, surrogates=()) -> None:
+        """Record CART's missing-value rule of a split node: the branch a missing value
+        takes when no surrogate decides (-1: none) and the ranked surrogates."""
+        self.has_missing_rule = True
+        self._missing_go[node] = int(missing_go)
+        self._surrogates[node] = tuple(surrogates)
 
     def set_split(self, node: int, feature: int, kind: NodeKind, threshold: float = np.nan,
                   branch_of_code=None) -> None:
@@ -407,6 +462,8 @@ class TreeBuilder:
         self._feature[node] = -1
         self._threshold[node] = np.nan
         self._codes[node] = None
+        self._missing_go[node] = -1
+        self._surrogates[node] = ()
 
     def build(self, **metadata) -> Tree:
         order: list[int] = []
@@ -439,6 +496,11 @@ class TreeBuilder:
             n_samples=np.array([self._n_samples[i] for i in order], dtype=np.int64),
             impurity=np.array([self._impurity[i] for i in order]),
             is_regression=self.is_regression,
+            missing_go=(np.array([self._missing_go[i] for i in order], dtype=np.int64)
+                        if self.has_missing_rule else None),
+            surrogates=(tuple(self._surrogates[i] for i in order)
+                        if any(self._surrogates) else ()),
+            unseen_as_missing=self.unseen_as_missing,
             **metadata,
         )
 
