@@ -168,3 +168,21 @@ def test_bad_arguments_are_named():
     with pytest.raises(ValueError, match="depths"):
         depth_scores(CARTClassifier(), None, None, None, None, [0, 2])
     assert set(ENCODINGS) == {"raw", "category", "integer", "onehot", "target"}
+
+
+def test_alpha_tuner_errors_match_pruning_each_fold_tree_at_each_alpha(adult):
+    from treebook.prune.cost_complexity import prune_ccp
+
+    X, y = adult
+    X, y = fill_missing(X).iloc[:400], y[:400]
+    base = CARTClassifier(min_samples_leaf=3)
+    fitted, params, table = alpha_tuner(base, cv=3, rule="min", random_state=2)(X, y)
+    wrong = np.zeros((len(table), len(y)))
+    for f in repeated_folds(y, 3, 1, 2):  # the folds the tuner draws
+        fold = CARTClassifier(min_samples_leaf=3).fit(X.iloc[f.train], y[f.train])
+        for j, a in enumerate(table["alpha"]):
+            wrong[j, f.test] = fold.predict_with(prune_ccp(fold.tree_, float(a)), X.iloc[f.test]) != y[f.test]
+    assert np.allclose(table["cv_error"], wrong.mean(axis=1))
+    assert params["ccp_alpha"] == table["alpha"][int(np.flatnonzero(
+        table["cv_error"] == table["cv_error"].min())[-1])]
+    assert fitted.ccp_alpha == params["ccp_alpha"]

@@ -37,11 +37,10 @@ import numpy as np
 import pandas as pd
 
 from .base import clone
-from .prune.cost_complexity import select_alpha_cv
 
 __all__ = ["Fold", "repeated_folds", "mean_se", "summarise", "fill_missing", "ENCODINGS",
            "encode", "naive_target_encoding", "scores", "cross_validate", "depth_scores",
-           "grid_tuner", "alpha_tuner", "nested_cv", "out_of_fold_proba",
+           "grid_scores", "grid_tuner", "alpha_tuner", "nested_cv", "out_of_fold_proba",
            "best_f1_threshold", "write_results", "read_results"]
 
 
@@ -278,24 +277,32 @@ def depth_scores(model, X_train, y_train, X_test, y_test, depths, *, pos_label=N
                          for d in depths])
 
 
+def grid_scores(model, X, y, depths, leaves, folds) -> pd.DataFrame:
+    """Cross-validated scores over the grid ``max_depth ∈ depths`` ×
+    ``min_samples_leaf ∈ leaves``: one fit per fold and leaf size (:func:`depth_scores`).
+    One row per cell: ``max_depth``, ``min_samples_leaf``, the mean ``accuracy``,
+    ``auc`` and ``n_leaves`` over the folds."""
+    y = np.asarray(y)
+    rows = []
+    for f in folds:
+        for leaf in leaves:
+            t = depth_scores(clone(model, min_samples_leaf=int(leaf)), _rows(X, f.train),
+                             y[f.train], _rows(X, f.test), y[f.test], depths)
+            rows.append(t.assign(min_samples_leaf=int(leaf)))
+    return (pd.concat(rows).groupby(["max_depth", "min_samples_leaf"], as_index=False)
+            [["accuracy", "auc", "n_leaves"]].mean())
+
+
 def grid_tuner(model, depths, leaves, *, n_splits: int = 3, random_state=0,
                metric: str = "accuracy"):
     """A tuner for :func:`nested_cv`: on the training rows it is given, ``n_splits``-fold
-    CV over the grid ``max_depth ∈ depths`` × ``min_samples_leaf ∈ leaves`` (one fit per
-    fold and leaf size, see :func:`depth_scores`), then a refit at the best cell.
+    CV over the grid (:func:`grid_scores`), then a refit at the best cell (ties: the
+    first, i.e. the shallowest tree with the smallest leaves).
     Returns ``(fitted_model, {"max_depth": …, "min_samples_leaf": …}, grid_table)``."""
 
     def tune(X, y):
-        y = np.asarray(y)
-        rows = []
-        for f in repeated_folds(y, n_splits, 1, random_state):
-            for leaf in leaves:
-                t = depth_scores(clone(model, min_samples_leaf=int(leaf)),
-                                 _rows(X, f.train), y[f.train], _rows(X, f.test), y[f.test],
-                                 depths)
-                rows.append(t.assign(min_samples_leaf=int(leaf), fold=f.fold))
-        grid = (pd.concat(rows).groupby(["max_depth", "min_samples_leaf"], as_index=False)
-                [["accuracy", "auc", "n_leaves"]].mean())
+        grid = grid_scores(model, X, y, depths, leaves,
+                           repeated_folds(y, n_splits, 1, random_state))
         best = grid.loc[grid[metric].idxmax()]
         params = {"max_depth": int(best["max_depth"]),
                   "min_samples_leaf": int(best["min_samples_leaf"])}
@@ -304,18 +311,78 @@ def grid_tuner(model, depths, leaves, *, n_splits: int = 3, random_state=0,
     return tune
 
 
+def _errors_along_path(fitted, path, X, y) -> np.ndarray:
+    """Number of rows of ``(X, y)`` misclassified by each subtree ``T_k`` of ``path``
+    (a weakest-link path of ``fitted.tree_``), from one pass down the full tree.
+
+    A row that ends in leaf ``l`` of the full tree ends, in ``T_k``, at the most rootward
+    node of its path already collapsed by step ``k`` (or at ``l``). With ``s(a)`` the step
+    that collapses node ``a`` (the row's own end node, a leaf or a node where an unseen
+    category stops it: 0; never: ∞), node ``a`` of the path is where
+    the row ends for ``s(a) ≤ k < min`` of ``s`` over ``a``'s strict ancestors."""
+    tree = fitted.tree_
+    K = len(path)
+    step = np.full(tree.node_count, K, dtype=np.int64)  # K: never collapsed
+    step[path.pruned[1:]] = np.arange(1, K)
+    nodes = np.asarray(fitted.apply(X), dtype=np.int64)
+    predicted = fitted.classes_[tree.predicted_class_index()]
+    y = np.asarray(y)
+    diff = np.zeros(K + 1)
+    # walk up from the leaves; 'above' is the least step among the strict ancestors
+    above = np.full(nodes.size, K, dtype=np.int64)
+    chain = [nodes]
+    cur = nodes
+    while (cur >= 0).any():
+        cur = np.where(cur >= 0, tree.parent[np.maximum(cur, 0)], -1)
+        chain.append(cur)
+    for c in range(len(chain) - 2, -1, -1):  # from the root's level down to the leaves
+        a = chain[c]
+        live = a >= 0
+        s_a = np.zeros(a.size, np.int64) if c == 0 else step[np.maximum(a, 0)]
+        ends = live & (s_a < above)
+        w = (predicted[a[ends]] != y[ends]).astype(float)
+        np.add.at(diff, s_a[ends], w)
+        np.add.at(diff, above[ends], -w)
+        above = np.where(live, np.minimum(above, s_a), above)
+    return np.cumsum(diff)[:K]
+
+
 def alpha_tuner(model, *, cv: int = 5, rule: str = "1se", random_state=0):
-    """A tuner for :func:`nested_cv`: ``ccp_alpha`` chosen by
-    :func:`treebook.prune.cost_complexity.select_alpha_cv` (``rule="1se"``: the 1-SE
-    choice; ``"min"``: the smallest CV error) on the training rows it is given, then a
-    refit with that α. Returns ``(fitted_model, {"ccp_alpha": …}, alpha_table)``."""
+    """A tuner for :func:`nested_cv`: ``ccp_alpha`` chosen by ``cv``-fold CV on the
+    training rows it is given, then a refit with that α.
+
+    The procedure is that of :func:`treebook.prune.cost_complexity.select_alpha_cv`
+    (candidate α: the geometric means of the full tree's path intervals; per fold, the
+    fold tree's weakest-link path, computed once, gives the subtree for each candidate;
+    ``rule="1se"``: the largest α within one standard error of the least CV error,
+    ``"min"``: the least error). Returns ``(fitted_model, {"ccp_alpha": …}, table)``.
+    """
+    from .prune.cost_complexity import cost_complexity_path
+
     if rule not in ("1se", "min"):
         raise ValueError(f"rule must be '1se' or 'min'; got {rule!r}")
+    if isinstance(cv, bool) or not isinstance(cv, (int, np.integer)) or cv < 2:
+        raise ValueError(f"cv must be an integer >= 2; got {cv!r}")
 
     def tune(X, y):
-        sel = select_alpha_cv(model, X, y, cv=cv, random_state=random_state)
-        alpha = sel.alpha if rule == "1se" else sel.alpha_min
-        return clone(model, ccp_alpha=float(alpha)).fit(X, y), {"ccp_alpha": float(alpha)}, sel.table
+        y = np.asarray(y)
+        base = clone(model, ccp_alpha=0.0)
+        full = base.fit(X, y)
+        alphas = np.unique(np.maximum(cost_complexity_path(full.tree_).ccp_alphas, 0.0))
+        betas = np.concatenate([np.sqrt(alphas[:-1] * alphas[1:]), alphas[-1:]])
+        n_wrong = np.zeros(betas.size)
+        for f in repeated_folds(y, cv, 1, random_state):
+            fold = clone(base).fit(_rows(X, f.train), y[f.train])
+            path = cost_complexity_path(fold.tree_)
+            steps = np.searchsorted(path.ccp_alphas, betas, side="right") - 1
+            n_wrong += _errors_along_path(fold, path, _rows(X, f.test), y[f.test])[steps]
+        error = n_wrong / y.size
+        se = np.sqrt(error * (1 - error) / y.size)  # sd of 0/1 losses over sqrt(n)
+        best = int(np.flatnonzero(error == error.min())[-1])
+        chosen = int(np.flatnonzero(error <= error[best] + se[best])[-1]) if rule == "1se" else best
+        table = pd.DataFrame({"alpha": betas, "cv_error": error, "std_error": se})
+        alpha = float(betas[chosen])
+        return clone(model, ccp_alpha=alpha).fit(X, y), {"ccp_alpha": alpha}, table
 
     return tune
 
