@@ -186,3 +186,15 @@ def test_alpha_tuner_errors_match_pruning_each_fold_tree_at_each_alpha(adult):
     assert params["ccp_alpha"] == table["alpha"][int(np.flatnonzero(
         table["cv_error"] == table["cv_error"].min())[-1])]
     assert fitted.ccp_alpha == params["ccp_alpha"]
+
+
+def test_threshold_scores_by_hand():
+    from treebook.experiments import threshold_scores
+
+    # score >= 0.5: predictions 1, 1, 0, 0 against 1, 0, 1, 0: TP = FP = FN = TN = 1
+    s = threshold_scores([1, 0, 1, 0], [0.9, 0.6, 0.2, 0.1], 0.5)
+    assert s["accuracy"] == 0.5 and s["precision"] == 0.5 and s["recall"] == 0.5
+    assert s["balanced_accuracy"] == 0.5 and s["f1"] == 0.5 and s["auc"] == 0.75
+    # all negative: accuracy 3/4 on a 1-in-4 problem, balanced accuracy 1/2
+    s = threshold_scores([1, 0, 0, 0], [0.1, 0.2, 0.3, 0.4], 0.9)
+    assert s["accuracy"] == 0.75 and s["balanced_accuracy"] == 0.5 and s["f1"] == 0

@@ -41,7 +41,7 @@ from .base import clone
 __all__ = ["Fold", "repeated_folds", "mean_se", "summarise", "fill_missing", "ENCODINGS",
            "encode", "naive_target_encoding", "scores", "cross_validate", "depth_scores",
            "grid_scores", "grid_tuner", "alpha_tuner", "nested_cv", "out_of_fold_proba",
-           "best_f1_threshold", "write_results", "read_results"]
+           "best_f1_threshold", "threshold_scores", "write_results", "read_results"]
 
 
 # ----------------------------------------------------------------------------- folds
@@ -434,6 +434,32 @@ def best_f1_threshold(y_true, score) -> tuple[float, float]:
         f1 = np.where(p + r > 0, 2 * p * r / (p + r), 0.0)
     i = int(np.argmax(f1))
     return float(thresholds[i]), float(f1[i])
+
+
+def threshold_scores(y_true, score, threshold: float) -> dict:
+    """Scores of the rule "positive when ``score >= threshold``" against the 0/1 (or
+    boolean) ``y_true``: ``accuracy``, ``balanced_accuracy`` (the mean of the recalls of
+    the two classes), ``precision``, ``recall``, ``f1``, and the threshold-free ``auc``
+    and ``average_precision`` (the area under the precision–recall curve, as
+    scikit-learn computes it)."""
+    from sklearn.metrics import average_precision_score, roc_auc_score
+
+    y = np.asarray(y_true)
+    if y.dtype != bool and not np.isin(y, (0, 1)).all():
+        raise ValueError("y_true must be 0/1 or boolean")
+    y = y.astype(bool)
+    score = np.asarray(score, dtype=float)
+    pred = score >= threshold
+    tp, fp = np.sum(pred & y), np.sum(pred & ~y)
+    fn, tn = np.sum(~pred & y), np.sum(~pred & ~y)
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    return {"accuracy": float((tp + tn) / y.size),
+            "balanced_accuracy": float((recall + (tn / (tn + fp) if tn + fp else 0.0)) / 2),
+            "precision": float(precision), "recall": float(recall),
+            "f1": float(2 * precision * recall / (precision + recall)) if precision + recall else 0.0,
+            "auc": float(roc_auc_score(y, score)),
+            "average_precision": float(average_precision_score(y, score))}
 
 
 # ---------------------------------------------------------------------- results files
