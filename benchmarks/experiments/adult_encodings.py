@@ -81,7 +81,7 @@ def run(X, y, X_test, y_test, folds, methods, data: str) -> list:
 
 
 def main():
-    p = parser(__doc__, splits=5, repeats=2)
+    p = parser(__doc__, splits=3, repeats=2)
     p.add_argument("--id-levels", type=int, default=None,
                    help="household-id levels (default: rows / 4)")
     args = p.parse_args()

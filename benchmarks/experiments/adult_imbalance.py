@@ -59,7 +59,7 @@ def evaluate(model, X_tr, y_tr, X_te, y_te, inner: int, seed: int):
 
 
 def main():
-    p = parser(__doc__, splits=5, repeats=2)
+    p = parser(__doc__, splits=3, repeats=2)
     p.add_argument("--inner", type=int, default=3)
     args = p.parse_args()
     X, y = adult("train", args.rows)

@@ -48,7 +48,7 @@ TUTORIAL = {"max_depth": (3, 10), "min_samples_leaf": (5, 20)}
 
 
 def main():
-    p = parser(__doc__, splits=5, repeats=2)
+    p = parser(__doc__, splits=3, repeats=2)
     p.add_argument("--inner", type=int, default=3)
     args = p.parse_args()
     X, y = adult("train", args.rows)
