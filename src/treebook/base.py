@@ -454,6 +454,13 @@ class DecisionTreeClassifierBase(_TreeEstimatorBase):
 
     _predict_with = predict_with  # the names used before predict_with was public
 
+    def predict_proba_with(self, tree: Tree, X) -> np.ndarray:
+        """:meth:`predict_proba` through ``tree``, a pruned or truncated version of
+        ``tree_`` (see :meth:`predict_with`)."""
+        self._check_fitted()
+        return tree.distribution(self._encode(X), missing=self._route_missing,
+                                 laplace=self._laplace)
+
     def score_with(self, tree: Tree, X, y, sample_weight=None) -> float:
         """:meth:`score` through ``tree`` (see :meth:`predict_with`)."""
         pred = self.predict_with(tree, X)

@@ -1,0 +1,49 @@
+"""Shared by the chapter 7 experiments: Adult as the chapter uses it, and the CLI options."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from treebook.datasets import load_adult
+
+RESULTS = Path(__file__).resolve().parent / "results"
+#: fnlwgt is the Census Bureau's sampling weight, not a property of the person;
+#: education-num is education recoded one to one. Both leave X.
+DROPPED = ["fnlwgt", "education-num"]
+
+
+def adult(split: str = "train", rows: int | None = None, seed: int = 0):
+    """``(X, y)`` of Adult without :data:`DROPPED`; ``rows`` < all draws a stratified
+    sample (seeded) of that many rows."""
+    X, y = load_adult(split, return_X_y=True)
+    X = X.drop(columns=DROPPED)
+    y = y.to_numpy()
+    if rows is not None and rows < len(y):
+        from sklearn.model_selection import train_test_split
+
+        idx, _ = train_test_split(np.arange(len(y)), train_size=rows, stratify=y,
+                                  random_state=seed)
+        idx = np.sort(idx)
+        X, y = X.iloc[idx].reset_index(drop=True), y[idx]
+    return X, y
+
+
+def parser(doc: str, splits: int, repeats: int) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=doc.splitlines()[0])
+    p.add_argument("--rows", type=int, default=None, help="sample this many training rows")
+    p.add_argument("--splits", type=int, default=splits)
+    p.add_argument("--repeats", type=int, default=repeats)
+    p.add_argument("--out", default=None, help="CSV path (default: results/<script>.csv)")
+    return p
+
+
+def command() -> str:
+    return "python " + " ".join(shlex.quote(a) for a in
+                                [str(Path(sys.argv[0]).relative_to(Path.cwd())
+                                     if Path(sys.argv[0]).is_absolute() else sys.argv[0])]
+                                + sys.argv[1:])
