@@ -369,6 +369,24 @@ class _TreeEstimatorBase:
         self._check_fitted()
         return export_text(self.tree_, **kwargs)
 
+    def to_json(self, *, indent: int | None = None) -> str:
+        """The fitted model as a JSON text in treebook's versioned schema (see
+        :mod:`treebook.serialize`); :meth:`from_json` reads it back."""
+        from .serialize import to_json
+
+        return to_json(self, indent=indent)
+
+    @classmethod
+    def from_json(cls, text):
+        """The fitted model written by :meth:`to_json` (a ``TypeError`` if it is not a
+        ``cls``)."""
+        from .serialize import from_json
+
+        est = from_json(text)
+        if not isinstance(est, cls):
+            raise TypeError(f"text holds a {type(est).__name__}, not a {cls.__name__}")
+        return est
+
     def to_rules(self, **kwargs):
         """One IF-THEN rule per leaf (see :func:`treebook.render.to_rules`); the THEN part
         names the target as ``y`` was named when fitted (a Series name), else ``class``."""
