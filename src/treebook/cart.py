@@ -429,6 +429,10 @@ class _CARTMixin:
         if not is_sparse(X):
             return super()._encode(X)
         self._check_fitted()
+        if self.encoder_.is_categorical.any() or self.encoder_.temporal:
+            raise TypeError("X is a scipy.sparse matrix, but this model was fitted on "
+                            "categorical or temporal columns, which a sparse matrix cannot "
+                            "hold; pass the same kind of table as in fit")
         return check_sparse_X(X, n_features=self.n_features_in_)
 
     def _tree_apply(self, tree, Xe):
