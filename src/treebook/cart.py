@@ -47,6 +47,11 @@ readable recursive grower (:func:`treebook.grow.grow_tree`) and
 ``grower=`` chooses explicitly. Missing values are not supported (CART's surrogate splits
 are not implemented): impute them first.
 
+**Sparse input.** A ``scipy.sparse`` matrix (any format) is never densified: it grows
+through :func:`treebook.sparse_scan.grow_sparse_cart`, which scans only the stored
+entries and grows the tree the dense input grows (``grower`` is then not used;
+``max_features`` is not supported yet); ``predict`` and friends take sparse rows too.
+
 **Pruning.** ``ccp_alpha > 0`` prunes the grown tree by minimal cost-complexity pruning
 (:mod:`treebook.prune.cost_complexity`); ``ccp_risk`` chooses the risk ``R(t)``
 (``"impurity"``: scikit-learn's; ``"misclassification"``: Breiman et al.'s and rpart's).
