@@ -338,7 +338,15 @@ class _TreeEstimatorBase:
     def apply(self, X) -> np.ndarray:
         """Node id where each row ends (see :meth:`treebook.tree.Tree.apply`)."""
         self._check_fitted()
-        return self.tree_.apply(self._encode(X))
+        return self._tree_apply(self.tree_, self._encode(X))
+
+    # the walk of encoded input down a tree; a learner that accepts other input (CART:
+    # scipy.sparse matrices) overrides these two
+    def _tree_apply(self, tree: Tree, Xe) -> np.ndarray:
+        return tree.apply(Xe)
+
+    def _tree_distribution(self, tree: Tree, Xe, **kwargs) -> np.ndarray:
+        return tree.distribution(Xe, **kwargs)
 
     def decision_path(self, X):
         self._check_fitted()
@@ -374,6 +382,24 @@ class _TreeEstimatorBase:
 
         self._check_fitted()
         return export_text(self.tree_, **kwargs)
+
+    def to_json(self, *, indent: int | None = None) -> str:
+        """The fitted model as a JSON text in treebook's versioned schema (see
+        :mod:`treebook.serialize`); :meth:`from_json` reads it back."""
+        from .serialize import to_json
+
+        return to_json(self, indent=indent)
+
+    @classmethod
+    def from_json(cls, text):
+        """The fitted model written by :meth:`to_json` (a ``TypeError`` if it is not a
+        ``cls``)."""
+        from .serialize import from_json
+
+        est = from_json(text)
+        if not isinstance(est, cls):
+            raise TypeError(f"text holds a {type(est).__name__}, not a {cls.__name__}")
+        return est
 
     def to_rules(self, **kwargs):
         """One IF-THEN rule per leaf (see :func:`treebook.render.to_rules`); the THEN part
@@ -422,7 +448,7 @@ class DecisionTreeClassifierBase(_TreeEstimatorBase):
         """Class frequencies ``C_k/|D|`` of the node each row reaches (columns in the order
         of ``classes_``)."""
         self._check_fitted()
-        return self.tree_.distribution(self._encode(X), missing=self._route_missing,
+        return self._tree_distribution(self.tree_, self._encode(X), missing=self._route_missing,
                                        laplace=self._laplace)
 
     def predict_log_proba(self, X) -> np.ndarray:
@@ -448,8 +474,10 @@ class DecisionTreeClassifierBase(_TreeEstimatorBase):
         self._check_fitted()
         Xe = self._encode(X)
         if self._route_missing == "stop":  # one end node per row: its majority class
-            return self.classes_[np.argmax(tree.node_prediction(), axis=1)[tree.apply(Xe)]]
-        proba = tree.distribution(Xe, missing=self._route_missing, laplace=self._laplace)
+            return self.classes_[np.argmax(tree.node_prediction(), axis=1)
+                                 [self._tree_apply(tree, Xe)]]
+        proba = self._tree_distribution(tree, Xe, missing=self._route_missing,
+                                        laplace=self._laplace)
         return self.classes_[np.argmax(proba, axis=1)]
 
     _predict_with = predict_with  # the names used before predict_with was public
@@ -510,7 +538,7 @@ class DecisionTreeRegressorBase(_TreeEstimatorBase):
     def predict_with(self, tree: Tree, X) -> np.ndarray:
         """:meth:`predict` through ``tree``, a pruned or truncated version of ``tree_``."""
         self._check_fitted()
-        return tree.distribution(self._encode(X), missing=self._route_missing)
+        return self._tree_distribution(tree, self._encode(X), missing=self._route_missing)
 
     _predict_with = predict_with  # the names used before predict_with was public
 

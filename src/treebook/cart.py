@@ -59,6 +59,11 @@ units of weight (so a feature with many missing values scores less), the node ke
 primary feature follows the first surrogate it has, else the majority way (also a
 category the node never saw). ``missing="error"`` refuses missing values.
 
+**Sparse input.** A ``scipy.sparse`` matrix (any format) is never densified: it grows
+through :func:`treebook.sparse_scan.grow_sparse_cart`, which scans only the stored
+entries and grows the tree the dense input grows (``grower`` is then not used;
+``max_features`` is not supported yet); ``predict`` and friends take sparse rows too.
+
 **Pruning.** ``ccp_alpha > 0`` prunes the grown tree by minimal cost-complexity pruning
 (:mod:`treebook.prune.cost_complexity`); ``ccp_risk`` chooses the risk ``R(t)``
 (``"impurity"``: scikit-learn's; ``"misclassification"``: Breiman et al.'s and rpart's).
@@ -74,6 +79,7 @@ from .criteria import Criterion, criterion_names, get_criterion
 from .feature_draw import draw_seed, features_to_consider, node_permutation, resolve_max_features
 from .grow import NodeStats, grow_tree
 from .levelwise import grow_levelwise
+from .sparse_scan import check_sparse_X, grow_sparse_cart, is_sparse, sparse_apply
 from .splits import (
     FEATURE_THRESHOLD,
     Surrogate,
@@ -688,6 +694,12 @@ def missing_rule_of_tree(tree: Tree, missing: str) -> Tree:
     return replace(tree, missing_go=go, unseen_as_missing=missing == "surrogate")
 
 
+def _grow_sparse(X, y, w, *, grower, max_features, seed, categorical, n_categories,
+                 **params):
+    """:func:`treebook.sparse_scan.grow_sparse_cart` called as :func:`grow_cart` is."""
+    return grow_sparse_cart(X, y, w, **params)
+
+
 def _rpart_cp_prune(tree, cp: float):
     """rpart's use of ``cp`` (``partition.c``): every node whose split does not lower the
     risk by more than ``cp · R(root)`` per split of its subtree is a leaf — decided after
@@ -725,7 +737,13 @@ class _CARTMixin:
         metadata = self._metadata(classes)
         metadata.setdefault("extra", {}).update(algorithm="CART",
                                                 criterion=get_criterion(self.criterion).name)
-        tree = grow_cart(
+        grow = grow_cart
+        if is_sparse(X):  # the scan over nonzeros (treebook.sparse_scan)
+            if self.max_features is not None:
+                raise ValueError("max_features is not supported with sparse X yet; use "
+                                 "max_features=None or pass X.toarray()")
+            grow, grower = _grow_sparse, "sparse"
+        tree = grow(
             X, y, w, n_classes=n_classes, criterion=self.criterion, categorical=categorical,
             n_categories=[0 if c is None else len(c) for c in self.encoder_.categories],
             max_depth=self.max_depth, **self._min_samples(X.shape[0]),
@@ -741,6 +759,44 @@ class _CARTMixin:
         if self.ccp_alpha > 0:
             tree = prune_ccp(tree, self.ccp_alpha, risk=self.ccp_risk)
         return tree
+
+    # ---------------------------------------------------------------- sparse input
+    def _encode_fit(self, X, sample_weight):
+        if not is_sparse(X):
+            return super()._encode_fit(X, sample_weight)
+        from .encoding import FeatureEncoder, check_sample_weight
+
+        Xs = check_sparse_X(X)
+        self.encoder_ = FeatureEncoder(tuple(f"x{j}" for j in range(Xs.shape[1])),
+                                       (None,) * Xs.shape[1], False)
+        if hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+        self.n_features_in_ = Xs.shape[1]
+        return Xs, check_sample_weight(sample_weight, Xs.shape[0])
+
+    def _encode(self, X):
+        if not is_sparse(X):
+            return super()._encode(X)
+        self._check_fitted()
+        if self.encoder_.is_categorical.any() or self.encoder_.temporal:
+            raise TypeError("X is a scipy.sparse matrix, but this model was fitted on "
+                            "categorical or temporal columns, which a sparse matrix cannot "
+                            "hold; pass the same kind of table as in fit")
+        return check_sparse_X(X, n_features=self.n_features_in_)
+
+    def _tree_apply(self, tree, Xe):
+        return sparse_apply(tree, Xe) if is_sparse(Xe) else tree.apply(Xe)
+
+    def _tree_distribution(self, tree, Xe, **kwargs):
+        if not is_sparse(Xe):
+            return tree.distribution(Xe, **kwargs)
+        return tree.node_prediction(laplace=kwargs.get("laplace", False))[sparse_apply(tree, Xe)]
+
+    def decision_path(self, X):
+        if is_sparse(X):
+            raise TypeError("decision_path takes dense X; pass X[rows].toarray() for the "
+                            "rows whose paths you need")
+        return super().decision_path(X)
 
     def _min_samples(self, n_rows: int) -> dict:
         """``min_samples_split`` and ``min_samples_leaf`` as row counts: a float is a

@@ -1,0 +1,106 @@
+"""CART on sparse input: treebook (``treebook.sparse_scan``) against scikit-learn.
+
+Both libraries fit the same CSC matrix (never densified): ``n`` rows, ``m`` features,
+``density`` of stored entries, each a small count 1-9 (as word counts in a bag of words
+are), and a binary label from a sparse linear rule on 50 features with 10 % of the labels
+flipped. Per configuration the script prints the fit times of both libraries (wall clock,
+best of ``--repeat``, measured in the same run, alternating), their ratio, the node counts
+and whether the trees predict alike on the training rows (scikit-learn breaks ties between
+equally good splits at random, so the trees may differ where splits tie).
+
+  .venv/bin/python benchmarks/bench_sparse.py                 # the issue's 10^5 x 10^4, 1 %
+  .venv/bin/python benchmarks/bench_sparse.py --quick         # a reduced configuration
+  .venv/bin/python benchmarks/bench_sparse.py --csv FILE      # also write the table as CSV
+
+Timing is of ``fit`` only; the matrix is built once per configuration. Never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import subprocess
+import sys
+import time
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.tree import DecisionTreeClassifier
+
+from treebook import CARTClassifier
+
+
+def sparse_counts(n, m, density, seed=0):
+    """A CSC matrix of ``round(n·m·density)`` entries at distinct random positions, each a
+    count 1-9, and labels from a sparse linear rule (10 % flipped)."""
+    rng = np.random.default_rng(seed)
+    k = int(round(n * m * density))
+    # distinct positions without a permutation of all n·m cells
+    pos = np.unique(rng.integers(0, n * m, size=int(k * 1.01) + 10))[:k]
+    rng.shuffle(pos)
+    pos = np.sort(pos[:k])
+    X = sp.csr_matrix((rng.integers(1, 10, pos.size).astype(float),
+                       (pos // m, pos % m)), shape=(n, m)).tocsc()
+    coef = np.zeros(m)
+    coef[rng.choice(m, 50, replace=False)] = rng.normal(size=50)
+    s = X @ coef
+    y = (s > np.median(s)).astype(int)
+    flip = rng.random(n) < 0.10
+    y[flip] = 1 - y[flip]
+    return X, y
+
+
+def best_time(fit, repeat):
+    best = np.inf
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        model = fit()
+        best = min(best, time.perf_counter() - t0)
+    return best, model
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="reduced configuration")
+    ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--csv", help="write the table as CSV (with command/date/commit lines)")
+    args = ap.parse_args(argv)
+    if args.quick:
+        configs = [(20_000, 2_000, 0.01, 8), (20_000, 2_000, 0.01, None)]
+    else:
+        configs = [(100_000, 10_000, 0.01, 10), (100_000, 10_000, 0.01, None)]
+    # compile the kernels (cached on disk after the first run) outside the timing
+    Xw, yw = sparse_counts(300, 50, 0.1)
+    CARTClassifier(max_depth=3).fit(Xw, yw)
+    rows = []
+    head = f"{'n':>8} {'m':>6} {'dens':>5} {'depth':>5} {'treebook s':>10} {'sklearn s':>10} " \
+           f"{'ratio':>6} {'nodes tb':>8} {'nodes sk':>8} {'agree':>6}"
+    print(head)
+    for n, m, density, depth in configs:
+        X, y = sparse_counts(n, m, density)
+        t_sk, sk = best_time(lambda: DecisionTreeClassifier(
+            max_depth=depth, random_state=0).fit(X, y), args.repeat)
+        t_tb, tb = best_time(lambda: CARTClassifier(max_depth=depth).fit(X, y), args.repeat)
+        agree = float(np.mean(sk.predict(X) == tb.predict(X)))
+        row = dict(n=n, m=m, density=density, max_depth="None" if depth is None else depth,
+                   treebook_s=t_tb, sklearn_s=t_sk, ratio=t_tb / t_sk,
+                   nodes_treebook=tb.tree_.node_count, nodes_sklearn=sk.tree_.node_count,
+                   train_agreement=agree)
+        rows.append(row)
+        print(f"{n:>8} {m:>6} {density:>5} {row['max_depth']:>5} {t_tb:>10.2f} {t_sk:>10.2f} "
+              f"{t_tb / t_sk:>5.2f}x {row['nodes_treebook']:>8} {row['nodes_sklearn']:>8} "
+              f"{agree:>6.3f}", flush=True)
+    if args.csv:
+        import pandas as pd
+
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True).stdout.strip()
+        with open(args.csv, "w") as fh:
+            fh.write(f"# command: python {' '.join(sys.argv)}\n")
+            fh.write(f"# date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}\n")
+            fh.write(f"# commit: {commit}\n")
+            pd.DataFrame(rows).to_csv(fh, index=False)
+
+
+if __name__ == "__main__":
+    main()
