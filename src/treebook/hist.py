@@ -113,10 +113,11 @@ def bin_edges(values, counts, max_bins: int = 256):
     Returns ``(edges, lo, hi)``: bin ``b`` holds ``edges[b-1] < x <= edges[b]``
     (``len(edges) = n_bins - 1``), and ``lo[b]``/``hi[b]`` are the smallest and largest
     known value in it. With ``D <= max_bins`` distinct values every value is a bin and the
-    edges are the midpoints between neighbours. Otherwise the bins are quantile bins: cut
-    after the first value whose cumulative count reaches ``k·N/max_bins``
-    (``k = 1 … max_bins-1``, ``N`` rows), merged where two targets fall on one value —
-    so a value holding many rows is never split, and there may be fewer bins.
+    edges are the midpoints between neighbours. Otherwise the bins are quantile bins: for
+    each target rank ``k·N/max_bins`` (``k = 1 … max_bins-1``, ``N`` rows) cut after the
+    value whose cumulative count is nearest to it (of the first value reaching it and the
+    one before; a tie goes to the first), merged where two targets pick one value — so a
+    value holding many rows is never split, and there may be fewer bins.
     """
     values = np.asarray(values, dtype=float)
     counts = np.asarray(counts, dtype=np.int64)
@@ -127,7 +128,10 @@ def bin_edges(values, counts, max_bins: int = 256):
         return midpoint_threshold(values[:-1], values[1:]), values.copy(), values.copy()
     cum = np.cumsum(counts)
     targets = cum[-1] * np.arange(1, max_bins) / max_bins
-    last = np.unique(np.searchsorted(cum, targets, side="left"))  # last value of each bin
+    j = np.searchsorted(cum, targets, side="left")  # first value reaching each target
+    prev = np.maximum(j - 1, 0)
+    nearer = (j > 0) & (targets - cum[prev] < cum[j] - targets)
+    last = np.unique(np.where(nearer, prev, j))  # the last value of each bin
     last = last[last < D - 1]
     first = np.concatenate([[0], last + 1])
     last = np.concatenate([last, [D - 1]])
