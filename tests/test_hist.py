@@ -169,3 +169,18 @@ def test_dask_tree_equals_single_machine_bit_for_bit():
         assert_same_tree(single, dist)
         assert list(dist.feature_names_in_) == ["a", "b", "c", "d"]
         assert dist.levels_ == [(d, 2 ** d) for d in range(6)]
+
+
+import warnings  # noqa: E402
+
+from sklearn.utils.estimator_checks import parametrize_with_checks  # noqa: E402
+
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", message="Estimator .* does not inherit from")
+
+    @parametrize_with_checks([HistCARTClassifier(), HistCARTRegressor()])
+    def test_sklearn_estimator_checks(estimator, check):
+        """scikit-learn's estimator checks, as for the other learners (issue 12)."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            check(estimator)
