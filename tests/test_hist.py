@@ -184,3 +184,15 @@ with warnings.catch_warnings():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             check(estimator)
+
+
+def test_node_groups_under_a_memory_budget_give_the_same_tree():
+    X, y = load_breast_cancer(return_X_y=True)
+    w = np.random.default_rng(5).uniform(0.2, 2.0, size=len(y))
+    whole = HistCARTClassifier(max_bins=64).fit(X, y, w)
+    # 30 features × 64 bins × 3 channels × 8 bytes = 46 kB per node: 0.1 MB holds 2 nodes
+    grouped = HistCARTClassifier(max_bins=64, histogram_budget_mb=0.1).fit(X, y, w)
+    assert max(n for _, n in whole.levels_) > 2
+    assert_same_tree(whole, grouped)
+    with pytest.raises(ValueError, match="histogram_budget_mb"):
+        HistCARTClassifier(histogram_budget_mb=0.0).fit(X, y)

@@ -355,7 +355,7 @@ def _children_improvement(h, cut_bin, total_w, node_imp, root_w, n_classes, crit
 def grow_hist(level_histograms, mapper: BinMapper, *, n_classes: int, criterion,
               max_depth=None, min_samples_split: int = 2, min_samples_leaf: int = 1,
               min_impurity_decrease: float = 0.0, metadata: dict | None = None,
-              on_level=None) -> Tree:
+              on_level=None, histogram_budget_mb: float = 256.0) -> Tree:
     """Grow a binned CART tree, one depth level per pass over the data.
 
     ``level_histograms(split_table, n_slots)`` returns the summed
@@ -365,23 +365,27 @@ def grow_hist(level_histograms, mapper: BinMapper, *, n_classes: int, criterion,
     partitions, reduced by :func:`tree_sum`. The driver does everything else: node
     statistics, stopping rules (exact CART's: pure, ``max_depth``, fewer than
     ``max(min_samples_split, 2·min_samples_leaf)`` rows, ``min_impurity_decrease``) and
-    :func:`best_bin_split`. ``on_level(depth, n_open)`` is called after each pass.
+    :func:`best_bin_split`. ``on_level(depth, n_open)`` is called after each level.
+
+    Memory: a level's histograms take ``n_open · m · B · C · 8`` bytes. When that exceeds
+    ``histogram_budget_mb``, the open nodes are processed in groups that fit, one pass
+    per group (Spark MLlib's node groups under ``maxMemoryInMB``); the sums per node, and
+    so the tree, do not depend on the grouping.
     """
     criterion = get_criterion(criterion, regression=n_classes == 0)
     max_depth = np.inf if max_depth is None else max_depth
     min_split = max(min_samples_split, 2 * min_samples_leaf)
     lo, hi, n_bins = mapper.lo, mapper.hi, mapper.n_bins
+    per_node_bytes = len(n_bins) * int(n_bins.max()) * (n_classes + 1 if n_classes else 4) * 8
     builder = TreeBuilder(is_regression=n_classes == 0)
     # the tree in bin space, indexed by builder node id
     feature, cut, left, right = [-1], [0], [-1], [-1]
     open_nodes, parents = [0], [-1]  # this level's open nodes (node id, parent id)
     root_w, depth = None, 0
     while open_nodes:
-        slot = np.full(len(feature), -1, dtype=np.int64)
-        slot[open_nodes] = np.arange(len(open_nodes))
-        table = (np.array(feature, np.int64), np.array(cut, np.int64),
-                 np.array(left, np.int64), np.array(right, np.int64), slot)
-        hist, totals, ymin, ymax = level_histograms(table, len(open_nodes))
+        hist, totals, ymin, ymax = _level_in_groups(
+            level_histograms, (feature, cut, left, right), open_nodes,
+            max(1, int(histogram_budget_mb * 2**20 // per_node_bytes)))
         value, W, n, imp = _node_stats(totals, ymin, ymax, n_classes, criterion)
         for s, (node, parent) in enumerate(zip(open_nodes, parents)):
             got = builder.add_node(parent, value[s], W[s], n[s], imp[s])
@@ -415,6 +419,20 @@ def grow_hist(level_histograms, mapper: BinMapper, *, n_classes: int, criterion,
         open_nodes, parents = next_open, next_parents
         depth += 1
     return builder.build(**(metadata or {}))
+
+
+def _level_in_groups(level_histograms, tree_lists, open_nodes, group):
+    """A level's histograms, ``group`` open nodes per pass, stacked in node order."""
+    arrays = [np.array(a, np.int64) for a in tree_lists]
+    out = []
+    for g0 in range(0, len(open_nodes), group):
+        nodes = open_nodes[g0 : g0 + group]
+        slot = np.full(len(arrays[0]), -1, dtype=np.int64)
+        slot[nodes] = np.arange(len(nodes))
+        out.append(level_histograms((*arrays, slot), len(nodes)))
+    if len(out) == 1:
+        return out[0]
+    return tuple(np.concatenate([o[i] for o in out]) for i in range(4))
 
 
 def numpy_level_histograms(codes, target, weight, n_bins: int, n_classes: int,
@@ -517,6 +535,7 @@ _HIST_CONSTRAINTS = {
     "block_size": Interval(int, 1, None, allow_none=True),
     "binning": Options("exact", "sketch"),
     "sketch_points": Interval(int, 2, None),
+    "histogram_budget_mb": Interval(float, 0.0, None, closed="neither"),
 }
 
 
@@ -540,7 +559,8 @@ class _HistMixin:
         return dict(criterion=self.criterion, max_depth=self.max_depth,
                     min_samples_split=self.min_samples_split,
                     min_samples_leaf=self.min_samples_leaf,
-                    min_impurity_decrease=self.min_impurity_decrease)
+                    min_impurity_decrease=self.min_impurity_decrease,
+                    histogram_budget_mb=self.histogram_budget_mb)
 
     def _grow_binned(self, X, y, w, n_classes, classes):
         if self.encoder_.is_categorical.any():
@@ -633,6 +653,8 @@ class HistCARTClassifier(_HistMixin, DecisionTreeClassifierBase):
     binning : ``"exact"`` (distinct values counted exactly) or ``"sketch"`` (per block at
         most ``sketch_points`` order statistics, :func:`value_summary`).
     sketch_points : int ≥ 2 — the size of each block's sketch (default 4096).
+    histogram_budget_mb : float > 0 — the most memory one pass's histograms may take;
+        a level with more open nodes is computed in several passes (default 256).
 
     Attributes after ``fit``: ``tree_``, ``classes_``, ``bin_mapper_`` (the bins),
     ``levels_`` (``(depth, open nodes)`` of every pass over the data).
@@ -645,7 +667,8 @@ class HistCARTClassifier(_HistMixin, DecisionTreeClassifierBase):
 
     def __init__(self, criterion="gini", max_depth=None, min_samples_split=2,
                  min_samples_leaf=1, min_impurity_decrease=0.0, max_bins=256,
-                 block_size=None, binning="exact", sketch_points=4096):
+                 block_size=None, binning="exact", sketch_points=4096,
+                 histogram_budget_mb=256.0):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -655,6 +678,7 @@ class HistCARTClassifier(_HistMixin, DecisionTreeClassifierBase):
         self.block_size = block_size
         self.binning = binning
         self.sketch_points = sketch_points
+        self.histogram_budget_mb = histogram_budget_mb
 
     def _grow(self, X, y, w):
         return self._grow_binned(X, y, w, self.n_classes_, self.classes_)
@@ -671,7 +695,8 @@ class HistCARTRegressor(_HistMixin, DecisionTreeRegressorBase):
 
     def __init__(self, criterion="squared_error", max_depth=None, min_samples_split=2,
                  min_samples_leaf=1, min_impurity_decrease=0.0, max_bins=256,
-                 block_size=None, binning="exact", sketch_points=4096):
+                 block_size=None, binning="exact", sketch_points=4096,
+                 histogram_budget_mb=256.0):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -681,6 +706,7 @@ class HistCARTRegressor(_HistMixin, DecisionTreeRegressorBase):
         self.block_size = block_size
         self.binning = binning
         self.sketch_points = sketch_points
+        self.histogram_budget_mb = histogram_budget_mb
 
     def _grow(self, X, y, w):
         return self._grow_binned(X, y, w, 0, None)
