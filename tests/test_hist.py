@@ -134,6 +134,9 @@ def test_bad_input():
         HistCARTClassifier().fit(frame, y)
 
 
+# distributed's scheduler serves its HTTP health routes on the cluster's host (127.0.0.1
+# here) even with dashboard_address=None, on port 8787 or, if that is taken, another one
+@pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
 def test_dask_tree_equals_single_machine_bit_for_bit():
     da = pytest.importorskip("dask.array")
     dd = pytest.importorskip("dask.dataframe")
