@@ -1,0 +1,185 @@
+"""The scale run of chapter 8: binned CART on Parquet partitions streamed through Dask.
+
+1. Writes ``--rows`` synthetic rows (10 numeric features, 3 classes, fractional sample
+   weights; seeded per partition) as Parquet files of ``--partition-rows`` rows each
+   under ``--path`` — one partition in memory at a time.
+2. Fits :class:`treebook.hist.HistCARTClassifier` on them on a
+   ``distributed.LocalCluster`` (127.0.0.1, no dashboard, one thread per worker
+   process). Nothing is persisted: every pass (one for the bins, one per depth level)
+   reads each partition from Parquet again, so a worker holds one partition at a time.
+3. Records per configuration (rows ``n``, ``max_bins``, workers) the time of each pass
+   (the bins pass is level ``-1``), the open nodes of each level, the histogram bytes a
+   partition sends per level (``nodes × features × bins × channels × 8``), and the peak
+   RSS of the driver and of the largest worker process (``ru_maxrss``).
+
+Usage::
+
+    nice python benchmarks/experiments/scale_parquet.py             # the committed run
+    python benchmarks/experiments/scale_parquet.py --quick          # seconds: 2·10^4 rows
+
+The default run writes ``benchmarks/experiments/results/scale_parquet.csv`` with header
+lines (command, date, commit). Times are wall-clock on a shared machine: they show how
+the cost grows, not what a dedicated cluster would take.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import time
+from datetime import datetime, timezone
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RESULTS = os.path.join(HERE, "results")
+N_FEATURES = 10
+
+
+def make_partition(index: int, rows: int, seed: int = 0):
+    """One partition of the synthetic data (a pandas DataFrame): ``x0 … x9`` normal,
+    a 3-class label from a noisy rule on four features, weights uniform on [0.5, 2)."""
+    import pandas as pd
+
+    rng = np.random.default_rng([seed, index])
+    X = rng.standard_normal((rows, N_FEATURES))
+    score = X[:, 0] + 0.8 * X[:, 1] * X[:, 2] - 0.5 * X[:, 3] + 0.7 * rng.standard_normal(rows)
+    y = np.digitize(score, [-0.6, 0.6])
+    frame = pd.DataFrame(X, columns=[f"x{j}" for j in range(N_FEATURES)])
+    frame["y"] = y.astype(np.int64)
+    frame["w"] = rng.uniform(0.5, 2.0, rows)
+    return frame
+
+
+def write_parquet(path: str, rows: int, partition_rows: int) -> list[str]:
+    """Write the data set as Parquet files (one partition each); reuse files that exist."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    os.makedirs(path, exist_ok=True)
+    files = []
+    for i, start in enumerate(range(0, rows, partition_rows)):
+        n = min(partition_rows, rows - start)
+        name = os.path.join(path, f"part-{i:05d}-{n}.parquet")
+        if not os.path.exists(name):
+            pq.write_table(pa.Table.from_pandas(make_partition(i, n), preserve_index=False),
+                           name)
+        files.append(name)
+    return files
+
+
+def _read(name):
+    import pandas as pd
+    import pyarrow.parquet as pq
+
+    return pq.read_table(name).to_pandas()
+
+
+def frame_of(files):
+    """A Dask DataFrame with one partition per file (read again at every pass)."""
+    import dask
+    import dask.dataframe as dd
+
+    meta = make_partition(0, 1).iloc[:0]
+    return dd.from_delayed([dask.delayed(_read)(f) for f in files], meta=meta,
+                           verify_meta=False)
+
+
+def _peak_rss_mb():
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def run_one(files, max_bins, workers, max_depth):
+    """Fit once on a fresh cluster; per-pass rows of the result table."""
+    import distributed
+
+    from treebook import hist
+    from treebook.hist import HistCARTClassifier
+
+    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                  host="127.0.0.1", dashboard_address=None,
+                                  memory_limit="3GiB") as cluster, \
+            distributed.Client(cluster) as client:
+        est = HistCARTClassifier(max_bins=max_bins, max_depth=max_depth, binning="sketch")
+        stamps = []
+        est._record_level = lambda depth, n_open: stamps.append((depth, n_open,
+                                                                  time.perf_counter()))
+        original = hist.BinMapper.from_summaries.__func__
+
+        def stamped(cls, per_feature, bins):  # the end of the bins pass
+            stamps.append((-1, 0, time.perf_counter()))
+            return original(cls, per_feature, bins)
+
+        hist.BinMapper.from_summaries = classmethod(stamped)
+        start = time.perf_counter()
+        try:
+            est.fit(frame_of(files), "y", "w")
+        finally:
+            hist.BinMapper.from_summaries = classmethod(original)
+        worker_rss = max(client.run(_peak_rss_mb).values())
+    rows, prev = [], start
+    n = sum(int(os.path.basename(f).split("-")[2].split(".")[0]) for f in files)
+    for depth, n_open, t in stamps:
+        rows.append(dict(n=n, max_bins=max_bins, workers=workers, partitions=len(files),
+                         level=depth, open_nodes=n_open, seconds=round(t - prev, 3),
+                         bytes_per_partition=n_open * N_FEATURES * max_bins * 4 * 8
+                         if depth >= 0 else 0,
+                         leaves=est.tree_.n_leaves,
+                         worker_peak_rss_mb=round(worker_rss, 1),
+                         driver_peak_rss_mb=round(_peak_rss_mb(), 1)))
+        prev = t
+    return rows
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--path", default="/tmp/treebook_scale")
+    p.add_argument("--rows", type=int, default=10_000_000)
+    p.add_argument("--partition-rows", type=int, default=500_000)
+    p.add_argument("--max-depth", type=int, default=6)
+    p.add_argument("--out", default=os.path.join(RESULTS, "scale_parquet.csv"))
+    p.add_argument("--quick", action="store_true", help="2·10^4 rows, seconds")
+    args = p.parse_args(argv)
+    if args.quick:
+        args.rows, args.partition_rows = 20_000, 5_000
+        args.path = args.path.rstrip("/") + "_quick"
+    import pandas as pd
+
+    files = write_parquet(args.path, args.rows, args.partition_rows)
+    per_file = args.partition_rows
+    n_full = len(files)
+    small = max(1, n_full // 10)
+    configs = [  # (files used, max_bins, workers); sized to fit ~25 min on 2 shared cores
+        (small, 16, 2), (small, 64, 2), (small, 256, 2),  # cost against bins
+        (small, 64, 1),                                   # against workers
+        (max(1, n_full * 3 // 10), 64, 2),                # against n
+        (n_full, 64, 2),                                  # the headline run
+    ]
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
+                                cwd=HERE).stdout.strip()
+    except OSError:
+        commit = "unknown"
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    rows = []
+    for k, bins, workers in configs:
+        t = time.perf_counter()
+        rows += run_one(files[:k], bins, workers, args.max_depth)
+        print(f"n={k * per_file} bins={bins} workers={workers}: "
+              f"{time.perf_counter() - t:.1f} s", flush=True)
+        table = pd.DataFrame(rows)
+        with open(args.out, "w") as fh:  # after every configuration: a partial run is kept
+            fh.write(f"# command: python benchmarks/experiments/scale_parquet.py "
+                     f"{' '.join(argv if argv is not None else sys.argv[1:])}\n")
+            fh.write(f"# date: {datetime.now(timezone.utc).isoformat(timespec='seconds')}\n")
+            fh.write(f"# commit: {commit}\n")
+            table.to_csv(fh, index=False)
+    print(table.to_string())
+    return table
+
+
+if __name__ == "__main__":
+    main()

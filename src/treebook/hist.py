@@ -1,0 +1,712 @@
+"""Binned (histogram) CART: one machine, and the same per-level sums on Dask partitions.
+
+Exact CART (:mod:`treebook.cart`) scans every sorted column at every node. Large-scale
+growers — PLANET {cite}`panda2009planet`, Spark MLlib's ``DecisionTree``
+{cite}`meng2016mllib`, LightGBM {cite}`ke2017lightgbm` and XGBoost's ``hist`` — instead
+
+1. **bin** every numeric feature once: at most ``max_bins`` bins per feature, cut at
+   quantiles of its values (:func:`bin_edges`; a feature with at most ``max_bins``
+   distinct values gets one bin per value);
+2. per depth level, in **one pass over the rows**, sum a **histogram** per
+   (node, feature, bin): the weighted class counts and the row count (classification),
+   or ``Σw``, ``Σwy``, ``Σwy²`` and the row count (regression) — :func:`level_histogram`;
+3. choose every node's split from its histograms alone — cuts lie only between bins —
+   with the same criterion objects (:mod:`treebook.criteria`) and the same rules
+   (midpoint thresholds, ``min_samples_leaf``, ties to the first feature and the smallest
+   cut) as exact CART — :func:`best_bin_split`.
+
+Because step 3 only reads sums, the rows can live anywhere: step 2 runs on each data
+partition and the partial histograms are added up (:func:`tree_sum`, a pairwise
+reduction in partition order, so that sums of fractional weights come out the same bits
+every time). :class:`HistCARTClassifier` and :class:`HistCARTRegressor` fit numpy/pandas
+data on one machine and Dask arrays or DataFrames (the ``scale`` extra) on a cluster,
+with one grower (:func:`grow_hist`) for both: only the function that returns a level's
+histograms differs.
+
+**Equal to exact CART.** When every distinct value of a feature has its own bin, the
+candidate cuts at a node are exactly exact CART's (between adjacent values present at
+the node) and the threshold is the same midpoint ``v/2 + v'/2`` of those two values
+(each bin remembers its smallest and largest training value). With one block of rows
+(the default) the node statistics are summed in row order as exact CART sums them, so
+the two grow the same tree (tested on several data sets).
+
+**Reproducible sums.** The order in which floating-point numbers are added is part of
+the definition: inside a block of rows, sequentially in row order; across blocks,
+:func:`tree_sum`. ``block_size=b`` on one machine uses blocks of ``b`` rows, which are
+exactly the partitions of a Dask array chunked by ``b`` rows: the two trees are then
+equal bit for bit, fractional weights included.
+
+**Limits.** Numeric features only (encode categorical columns as numbers first, e.g.
+by their codes); no missing values (as exact CART here); no ``max_features``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from .base import (DecisionTreeClassifierBase, DecisionTreeRegressorBase, Interval,
+                   Options, Registered, validate_params)
+from .cart import _class_score, _first_best
+from .criteria import Criterion, criterion_names, get_criterion
+from .splits import (CONSTANT_RESIDUE, FEATURE_THRESHOLD, IMPURITY_TOLERANCE,
+                     midpoint_threshold, tie_floor)
+from .tree import NodeKind, Tree, TreeBuilder
+
+__all__ = [
+    "BinMapper",
+    "bin_edges",
+    "value_summary",
+    "merge_summaries",
+    "level_histogram",
+    "combine_histograms",
+    "tree_sum",
+    "numpy_level_histograms",
+    "best_bin_split",
+    "grow_hist",
+    "HistCARTClassifier",
+    "HistCARTRegressor",
+]
+
+
+# ============================================================================ binning
+def value_summary(x, max_points: int | None = None):
+    """A mergeable summary of one column of one block of rows: ``(values, counts)``.
+
+    ``max_points=None`` (the *exact* pass): the distinct values and how many rows hold
+    each. Otherwise (the *sketch*): if the block has at most ``max_points`` distinct
+    values, the same exact answer; else ``max_points`` order statistics of the sorted
+    block (those of rank ``⌈k·n/max_points⌉``, ``k = 1 … max_points``, plus the minimum),
+    each standing for the rows from the previous one up to it. Merged over blocks
+    (:func:`merge_summaries`), a rank read from the sketch is off by less than
+    ``n_block/max_points`` rows per block: less than ``n/max_points`` in all.
+    """
+    x = np.asarray(x, dtype=float)
+    if np.isnan(x).any():
+        raise ValueError("x has missing values (NaN); binned CART, as exact CART here, "
+                         "needs them imputed first")
+    values, counts = np.unique(x, return_counts=True)
+    if max_points is None or values.size <= max_points:
+        return values, counts.astype(np.int64)
+    xs = np.sort(x)
+    n = xs.size
+    ranks = np.unique(np.concatenate(
+        [[0], np.ceil(np.arange(1, max_points + 1) * n / max_points).astype(np.int64) - 1]))
+    counts = np.diff(np.concatenate([[-1], ranks]))
+    return xs[ranks], counts.astype(np.int64)
+
+
+def merge_summaries(summaries):
+    """Merge ``(values, counts)`` summaries of several blocks: equal values add their
+    counts (integers, so the order of the blocks does not matter)."""
+    summaries = list(summaries)
+    values = np.concatenate([s[0] for s in summaries])
+    counts = np.concatenate([s[1] for s in summaries])
+    distinct, inverse = np.unique(values, return_inverse=True)
+    return distinct, np.bincount(inverse, weights=counts, minlength=distinct.size).astype(np.int64)
+
+
+@validate_params({"max_bins": Interval(int, 2, 65535)})
+def bin_edges(values, counts, max_bins: int = 256):
+    """Bins of one feature from its distinct ``values`` (sorted) and their row ``counts``.
+
+    Returns ``(edges, lo, hi)``: bin ``b`` holds ``edges[b-1] < x <= edges[b]``
+    (``len(edges) = n_bins - 1``), and ``lo[b]``/``hi[b]`` are the smallest and largest
+    known value in it. With ``D <= max_bins`` distinct values every value is a bin and the
+    edges are the midpoints between neighbours. Otherwise the bins are quantile bins: for
+    each target rank ``k·N/max_bins`` (``k = 1 … max_bins-1``, ``N`` rows) cut after the
+    value whose cumulative count is nearest to it (of the first value reaching it and the
+    one before; a tie goes to the first), merged where two targets pick one value — so a
+    value holding many rows is never split, and there may be fewer bins.
+    """
+    values = np.asarray(values, dtype=float)
+    counts = np.asarray(counts, dtype=np.int64)
+    if values.ndim != 1 or values.shape != counts.shape or values.size == 0:
+        raise ValueError("values and counts must be 1-d arrays of one equal, non-zero length")
+    D = values.size
+    if D <= max_bins:
+        return midpoint_threshold(values[:-1], values[1:]), values.copy(), values.copy()
+    cum = np.cumsum(counts)
+    targets = cum[-1] * np.arange(1, max_bins) / max_bins
+    j = np.searchsorted(cum, targets, side="left")  # first value reaching each target
+    prev = np.maximum(j - 1, 0)
+    nearer = (j > 0) & (targets - cum[prev] < cum[j] - targets)
+    last = np.unique(np.where(nearer, prev, j))  # the last value of each bin
+    last = last[last < D - 1]
+    first = np.concatenate([[0], last + 1])
+    last = np.concatenate([last, [D - 1]])
+    return midpoint_threshold(values[last[:-1]], values[first[1:]]), values[first], values[last]
+
+
+@dataclass(frozen=True, eq=False)
+class BinMapper:
+    """The bins of every feature: ``edges[f]``, ``lo[f]``, ``hi[f]`` as from
+    :func:`bin_edges`. :meth:`transform` maps values to bin codes."""
+
+    edges: tuple
+    lo: tuple
+    hi: tuple
+
+    @classmethod
+    def from_summaries(cls, per_feature, max_bins: int) -> "BinMapper":
+        """From one merged ``(values, counts)`` summary per feature."""
+        parts = [bin_edges(v, c, max_bins) for v, c in per_feature]
+        return cls(*(tuple(p[i] for p in parts) for i in range(3)))
+
+    @classmethod
+    def fit(cls, X, max_bins: int = 256, *, block_size: int | None = None,
+            sketch_points: int | None = None) -> "BinMapper":
+        """Bins from a numeric matrix, summarised per block of ``block_size`` rows with
+        :func:`value_summary` (``sketch_points=None``: exact) and merged."""
+        X = np.asarray(X, dtype=float)
+        blocks = _blocks(X.shape[0], block_size)
+        return cls.from_summaries(
+            [merge_summaries(value_summary(X[a:b, f], sketch_points) for a, b in blocks)
+             for f in range(X.shape[1])], max_bins)
+
+    @property
+    def n_bins(self) -> np.ndarray:
+        return np.array([e.size + 1 for e in self.edges])
+
+    def transform(self, X) -> np.ndarray:
+        """Bin codes, shape ``(n, m)``: ``code = #{edges < x}`` (``uint16``)."""
+        X = np.asarray(X, dtype=float)
+        if X.ndim != 2 or X.shape[1] != len(self.edges):
+            raise ValueError(f"X must have {len(self.edges)} columns; got shape {X.shape}")
+        if np.isnan(X).any():
+            raise ValueError("X has missing values (NaN); binned CART needs them imputed")
+        out = np.empty(X.shape, dtype=np.uint16)
+        for f, e in enumerate(self.edges):
+            out[:, f] = np.searchsorted(e, X[:, f], side="left")
+        return out
+
+
+def _blocks(n: int, block_size: int | None):
+    if block_size is None or block_size >= n:
+        return [(0, n)]
+    return [(a, min(a + block_size, n)) for a in range(0, n, block_size)]
+
+
+# ============================================================================ histograms
+@njit(cache=True)
+def level_histogram(codes, target, weight, feature, cut, left, right, slot, n_slots,
+                    n_bins, n_classes):
+    """One pass over a block of rows: the histograms of every open node of a level.
+
+    Each row walks the tree grown so far in bin space (at node ``i`` it goes to
+    ``left[i]`` when ``codes[row, feature[i]] <= cut[i]``, else ``right[i]``;
+    ``feature[i] < 0`` at a leaf). If its leaf is open (``slot[leaf] = s >= 0``) its
+    weight is added to ``hist[s, f, codes[row, f], :]`` for every feature ``f``:
+
+    * classification (``n_classes = K > 0``): channel ``k`` = weight of class ``k``,
+      channel ``K`` = rows;
+    * regression (``n_classes = 0``): channels ``Σw``, ``Σwy``, ``Σwy²``, rows.
+
+    ``totals[s]`` are the same sums over the node's rows (classification: the class
+    weights, then ``Σw``, then rows), and ``ymin``/``ymax`` the extreme responses
+    (regression). Every sum runs sequentially in row order.
+    """
+    n, m = codes.shape
+    n_channels = n_classes + 1 if n_classes > 0 else 4
+    hist = np.zeros((n_slots, m, n_bins, n_channels))
+    totals = np.zeros((n_slots, n_classes + 2 if n_classes > 0 else 4))
+    ymin = np.full(n_slots, np.inf)
+    ymax = np.full(n_slots, -np.inf)
+    for i in range(n):
+        node = 0
+        while feature[node] >= 0:
+            if codes[i, feature[node]] <= cut[node]:
+                node = left[node]
+            else:
+                node = right[node]
+        s = slot[node]
+        if s < 0:
+            continue
+        w = weight[i]
+        if n_classes > 0:
+            k = np.int64(target[i])
+            totals[s, k] += w
+            totals[s, n_classes] += w
+            totals[s, n_classes + 1] += 1.0
+            for f in range(m):
+                b = codes[i, f]
+                hist[s, f, b, k] += w
+                hist[s, f, b, n_classes] += 1.0
+        else:
+            yv = target[i]
+            wy = w * yv
+            wyy = wy * yv
+            totals[s, 0] += w
+            totals[s, 1] += wy
+            totals[s, 2] += wyy
+            totals[s, 3] += 1.0
+            ymin[s] = min(ymin[s], yv)
+            ymax[s] = max(ymax[s], yv)
+            for f in range(m):
+                b = codes[i, f]
+                hist[s, f, b, 0] += w
+                hist[s, f, b, 1] += wy
+                hist[s, f, b, 2] += wyy
+                hist[s, f, b, 3] += 1.0
+    return hist, totals, ymin, ymax
+
+
+def combine_histograms(a, b):
+    """Two blocks' ``(hist, totals, ymin, ymax)`` as one: sums add, extremes combine."""
+    return (a[0] + b[0], a[1] + b[1], np.minimum(a[2], b[2]), np.maximum(a[3], b[3]))
+
+
+def tree_sum(parts, combine=combine_histograms):
+    """Reduce ``parts`` pairwise in order — ``((p0+p1)+(p2+p3))+p4`` — with ``combine``.
+
+    The shape of the reduction depends only on the number of parts, so any machine (or
+    a Dask graph built with the same function) adds the same numbers in the same order.
+    """
+    parts = list(parts)
+    if not parts:
+        raise ValueError("parts must not be empty")
+    while len(parts) > 1:
+        pairs = [combine(parts[i], parts[i + 1]) for i in range(0, len(parts) - 1, 2)]
+        parts = pairs + (parts[-1:] if len(parts) % 2 else [])
+    return parts[0]
+
+
+# ============================================================================ splits
+def best_bin_split(hist, total_w, value, lo, hi, n_bins, *, n_classes, criterion,
+                   min_samples_leaf=1):
+    """The best cut of one node from its histograms: ``(score, feature, bin, threshold)``
+    or ``None``.
+
+    ``hist[f, b, :]`` are the node's sums in bin ``b`` of feature ``f`` (as from
+    :func:`level_histogram`), ``total_w``/``value`` the node's weight and value (class
+    weights, or ``[ȳ]``). Per feature, a cut lies after every non-empty bin that has a
+    non-empty bin after it; its left side is the prefix sum over bins. The threshold is
+    the midpoint of the largest value left (``hi`` of the bin) and the smallest right
+    (``lo`` of the next non-empty bin), admissible when they differ by more than
+    ``FEATURE_THRESHOLD``, as in exact CART; both sides keep ``min_samples_leaf`` rows.
+    The score is ``criterion``'s scan score; ties go to the first feature, then the
+    smallest cut.
+    """
+    best = None
+    for f in range(hist.shape[0]):
+        h = hist[f, : n_bins[f]]
+        rows = h[:, -1]
+        nonempty = np.flatnonzero(rows > 0)
+        if nonempty.size < 2:
+            continue
+        cuts, nxt = nonempty[:-1], nonempty[1:]
+        prefix = np.cumsum(h, axis=0)[cuts]
+        lower, upper = hi[f][cuts], lo[f][nxt]
+        n_left = prefix[:, -1]
+        n_node = prefix[-1, -1] + h[nxt[-1]:, -1].sum()
+        ok = (upper > lower + FEATURE_THRESHOLD) & (n_left >= min_samples_leaf) \
+            & (n_node - n_left >= min_samples_leaf)
+        if not ok.any():
+            continue
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if n_classes == 0:
+                w_left = prefix[:, 0]
+                w_right = total_w - w_left
+                score = criterion.split_proxy(prefix[:, 1] - w_left * value[0], w_left,
+                                              w_right)
+            else:
+                left_table = prefix[:, :n_classes]
+                w_left = left_table.sum(axis=1)
+                score = _class_score(left_table, value, w_left, total_w - w_left,
+                                     n_classes, criterion)
+        score, i = _first_best(np.where(ok, score, -np.inf))
+        if best is None or tie_floor(score) > best[0]:
+            best = (score, f, int(cuts[i]), float(midpoint_threshold(lower[i], upper[i])))
+    return best
+
+
+def _node_stats(totals, ymin, ymax, n_classes, criterion):
+    """``(value, weighted_n, n_samples, impurity)`` of nodes from their summed totals,
+    with the formulas of :func:`treebook.splits.node_summaries`."""
+    if n_classes == 0:
+        W, S1, S2, n = totals[:, 0], totals[:, 1], totals[:, 2], totals[:, 3]
+        safe = np.where(W > 0, W, 1.0)
+        value = (S1 / safe)[:, None]
+        impurity = np.asarray(criterion.impurity_from_sums(W, S1, S2, check=False), float)
+        tiny = (impurity > 0) & (impurity <= CONSTANT_RESIDUE * (S2 / safe)) & (ymin == ymax)
+        impurity = np.where(tiny, 0.0, impurity)
+    else:
+        value = totals[:, :n_classes].copy()
+        W, n = totals[:, n_classes], totals[:, n_classes + 1]
+        impurity = np.asarray(criterion.node_impurity(value), dtype=float)
+    return value, W, n.astype(np.int64), impurity.reshape(-1)
+
+
+def _children_improvement(h, cut_bin, total_w, node_imp, root_w, n_classes, criterion):
+    """Scikit-learn's weighted improvement of a cut, from the chosen feature's bins."""
+    left, right = h[: cut_bin + 1].sum(axis=0), h[cut_bin + 1 :].sum(axis=0)
+    sides = np.stack([left, right])
+    if n_classes == 0:
+        W, S1, S2 = sides[:, 0], sides[:, 1], sides[:, 2]
+        imp = np.asarray(criterion.impurity_from_sums(W, S1, S2, check=False), float)
+    else:
+        W = sides[:, :n_classes].sum(axis=1)
+        imp = np.asarray(criterion.node_impurity(sides[:, :n_classes]), float)
+    return (total_w / root_w) * (node_imp - W[1] / total_w * imp[1] - W[0] / total_w * imp[0])
+
+
+def grow_hist(level_histograms, mapper: BinMapper, *, n_classes: int, criterion,
+              max_depth=None, min_samples_split: int = 2, min_samples_leaf: int = 1,
+              min_impurity_decrease: float = 0.0, metadata: dict | None = None,
+              on_level=None, histogram_budget_mb: float = 256.0) -> Tree:
+    """Grow a binned CART tree, one depth level per pass over the data.
+
+    ``level_histograms(split_table, n_slots)`` returns the summed
+    ``(hist, totals, ymin, ymax)`` of :func:`level_histogram` for the ``n_slots`` open
+    nodes; ``split_table = (feature, cut, left, right, slot)`` is the tree so far in bin
+    space. On one machine it runs the kernel over blocks of rows; on Dask, over the
+    partitions, reduced by :func:`tree_sum`. The driver does everything else: node
+    statistics, stopping rules (exact CART's: pure, ``max_depth``, fewer than
+    ``max(min_samples_split, 2·min_samples_leaf)`` rows, ``min_impurity_decrease``) and
+    :func:`best_bin_split`. ``on_level(depth, n_open)`` is called after each level.
+
+    Memory: a level's histograms take ``n_open · m · B · C · 8`` bytes. When that exceeds
+    ``histogram_budget_mb``, the open nodes are processed in groups that fit, one pass
+    per group (Spark MLlib's node groups under ``maxMemoryInMB``); the sums per node, and
+    so the tree, do not depend on the grouping.
+    """
+    criterion = get_criterion(criterion, regression=n_classes == 0)
+    max_depth = np.inf if max_depth is None else max_depth
+    min_split = max(min_samples_split, 2 * min_samples_leaf)
+    lo, hi, n_bins = mapper.lo, mapper.hi, mapper.n_bins
+    per_node_bytes = len(n_bins) * int(n_bins.max()) * (n_classes + 1 if n_classes else 4) * 8
+    builder = TreeBuilder(is_regression=n_classes == 0)
+    # the tree in bin space, indexed by builder node id
+    feature, cut, left, right = [-1], [0], [-1], [-1]
+    open_nodes, parents = [0], [-1]  # this level's open nodes (node id, parent id)
+    root_w, depth = None, 0
+    while open_nodes:
+        hist, totals, ymin, ymax = _level_in_groups(
+            level_histograms, (feature, cut, left, right), open_nodes,
+            max(1, int(histogram_budget_mb * 2**20 // per_node_bytes)))
+        value, W, n, imp = _node_stats(totals, ymin, ymax, n_classes, criterion)
+        for s, (node, parent) in enumerate(zip(open_nodes, parents)):
+            got = builder.add_node(parent, value[s], W[s], n[s], imp[s])
+            if got != node:
+                raise RuntimeError("binned grower lost track of its nodes")
+        if root_w is None:
+            root_w = float(W[0])
+        if on_level is not None:
+            on_level(depth, len(open_nodes))
+        next_open, next_parents = [], []
+        for s, node in enumerate(open_nodes):
+            if imp[s] <= IMPURITY_TOLERANCE or depth >= max_depth or n[s] < min_split:
+                continue
+            best = best_bin_split(hist[s], W[s], value[s], lo, hi, n_bins,
+                                  n_classes=n_classes, criterion=criterion,
+                                  min_samples_leaf=min_samples_leaf)
+            if best is None:
+                continue
+            _, f, b, threshold = best
+            gain = _children_improvement(hist[s, f], b, W[s], imp[s], root_w, n_classes,
+                                         criterion)
+            if gain + IMPURITY_TOLERANCE < min_impurity_decrease:
+                continue
+            builder.set_split(node, f, NodeKind.THRESHOLD, threshold)
+            kids = [len(feature), len(feature) + 1]
+            feature[node], cut[node], left[node], right[node] = f, b, kids[0], kids[1]
+            for _ in kids:
+                feature.append(-1), cut.append(0), left.append(-1), right.append(-1)
+            next_open += kids
+            next_parents += [node, node]
+        open_nodes, parents = next_open, next_parents
+        depth += 1
+    return builder.build(**(metadata or {}))
+
+
+def _level_in_groups(level_histograms, tree_lists, open_nodes, group):
+    """A level's histograms, ``group`` open nodes per pass, stacked in node order."""
+    arrays = [np.array(a, np.int64) for a in tree_lists]
+    out = []
+    for g0 in range(0, len(open_nodes), group):
+        nodes = open_nodes[g0 : g0 + group]
+        slot = np.full(len(arrays[0]), -1, dtype=np.int64)
+        slot[nodes] = np.arange(len(nodes))
+        out.append(level_histograms((*arrays, slot), len(nodes)))
+    if len(out) == 1:
+        return out[0]
+    return tuple(np.concatenate([o[i] for o in out]) for i in range(4))
+
+
+def numpy_level_histograms(codes, target, weight, n_bins: int, n_classes: int,
+                           block_size: int | None = None):
+    """``level_histograms`` for :func:`grow_hist` on arrays in memory: the kernel over
+    blocks of ``block_size`` rows, combined by :func:`tree_sum`."""
+    blocks = _blocks(codes.shape[0], block_size)
+
+    def level(table, n_slots):
+        return tree_sum(level_histogram(codes[a:b], target[a:b], weight[a:b], *table,
+                                        n_slots, n_bins, n_classes) for a, b in blocks)
+
+    return level
+
+
+# ============================================================================ Dask
+def _dask_blocks(X, y, w):
+    """Per-partition delayed ``(X, y, w)`` numpy blocks of Dask collections; ``y`` and
+    ``w`` may name columns of a Dask DataFrame ``X`` (so each partition is read once)."""
+    import dask
+    import dask.array as da
+
+    if isinstance(X, da.Array):
+        if X.ndim != 2 or len(X.chunks[1]) != 1:
+            raise ValueError("a Dask array X must be 2-d and chunked by rows only")
+        if isinstance(y, str) or isinstance(w, str):
+            raise TypeError("y and sample_weight name columns only when X is a DataFrame")
+        xs = list(X.to_delayed().ravel())
+        ys = list(da.asarray(y).rechunk((X.chunks[0],)).to_delayed().ravel())
+        ws = (list(da.asarray(w).rechunk((X.chunks[0],)).to_delayed().ravel())
+              if w is not None else [None] * len(xs))
+        return ([dask.delayed(_as_block)(a, b, c, None) for a, b, c in zip(xs, ys, ws)],
+                [f"x{j}" for j in range(X.shape[1])], False)
+    # a Dask DataFrame
+    if isinstance(y, str):
+        parts = X.to_delayed()
+        features = [c for c in X.columns if c not in (y, w)]
+        return ([dask.delayed(_frame_block)(p, features, y, w) for p in parts],
+                [str(c) for c in features], True)
+    if isinstance(w, str):
+        raise TypeError("sample_weight names a column only when y does too")
+    xs, ys = X.to_delayed(), y.to_delayed()
+    ws = w.to_delayed() if w is not None else [None] * len(xs)
+    return ([dask.delayed(_as_block)(a, b, c, None) for a, b, c in zip(xs, ys, ws)],
+            [str(c) for c in X.columns], True)
+
+
+def _as_block(x, y, w, _):
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y)
+    w = np.ones(x.shape[0]) if w is None else np.asarray(w, dtype=float)
+    return x, y, w
+
+
+def _frame_block(frame, features, y, w):
+    return (frame[features].to_numpy(dtype=float), frame[y].to_numpy(),
+            np.ones(len(frame)) if w is None else frame[w].to_numpy(dtype=float))
+
+
+def _block_summary(block, sketch_points, classification):
+    x, y, w = block
+    if np.any(w < 0) or not np.all(np.isfinite(w)):
+        raise ValueError("sample_weight must be finite and >= 0")
+    keep = w > 0
+    x, y = x[keep], y[keep]
+    labels = np.unique(y) if classification else None
+    return [value_summary(x[:, f], sketch_points) for f in range(x.shape[1])], labels, x.shape[0]
+
+
+def _merge_block_summaries(a, b):
+    feats = [merge_summaries([fa, fb]) for fa, fb in zip(a[0], b[0])]
+    labels = None if a[1] is None else np.union1d(a[1], b[1])
+    return feats, labels, a[2] + b[2]
+
+
+def _block_histogram(block, mapper, classes, table, n_slots, n_bins, n_classes):
+    x, y, w = block
+    keep = w > 0
+    codes = mapper.transform(x[keep])
+    if n_classes:
+        target = np.searchsorted(classes, y[keep]).astype(float)
+    else:
+        target = np.asarray(y[keep], dtype=float)
+    return level_histogram(codes, target, w[keep], *table, n_slots, n_bins, n_classes)
+
+
+def _delayed_tree_sum(parts, combine):
+    import dask
+
+    return tree_sum(parts, combine=lambda a, b: dask.delayed(combine)(a, b))
+
+
+# ============================================================================ estimators
+_HIST_CONSTRAINTS = {
+    "max_depth": Interval(int, 1, None, allow_none=True),
+    "min_samples_split": Interval(int, 2, None),
+    "min_samples_leaf": Interval(int, 1, None),
+    "min_impurity_decrease": Interval(float, 0.0, None),
+    "max_bins": Interval(int, 2, 65535),
+    "block_size": Interval(int, 1, None, allow_none=True),
+    "binning": Options("exact", "sketch"),
+    "sketch_points": Interval(int, 2, None),
+    "histogram_budget_mb": Interval(float, 0.0, None, closed="neither"),
+}
+
+
+class _HistMixin:
+    """Shared by the binned classifier and regressor."""
+
+    _missing_hint = ("binned CART has no rule for missing values: impute them first "
+                     "(as for CARTClassifier)")
+
+    def _sketch(self):
+        return None if self.binning == "exact" else self.sketch_points
+
+    def _metadata_hist(self, classes):
+        meta = self._metadata(classes)
+        meta.setdefault("extra", {}).update(algorithm="CART (binned)",
+                                            criterion=get_criterion(self.criterion).name,
+                                            max_bins=self.max_bins)
+        return meta
+
+    def _grow_params(self):
+        return dict(criterion=self.criterion, max_depth=self.max_depth,
+                    min_samples_split=self.min_samples_split,
+                    min_samples_leaf=self.min_samples_leaf,
+                    min_impurity_decrease=self.min_impurity_decrease,
+                    histogram_budget_mb=self.histogram_budget_mb)
+
+    def _grow_binned(self, X, y, w, n_classes, classes):
+        if self.encoder_.is_categorical.any():
+            names = [n for n, c in zip(self.encoder_.names, self.encoder_.is_categorical) if c]
+            raise ValueError(f"X has categorical columns {names}: binned CART takes numeric "
+                             "features only; encode them as numbers first (e.g. their codes)")
+        mapper = BinMapper.fit(X, self.max_bins, block_size=self.block_size,
+                               sketch_points=self._sketch())
+        self.bin_mapper_ = mapper
+        codes = mapper.transform(X)
+        target = y.astype(float)
+        level = numpy_level_histograms(codes, target, np.ascontiguousarray(w, dtype=float),
+                                       int(mapper.n_bins.max()), n_classes, self.block_size)
+        return grow_hist(level, mapper, n_classes=n_classes,
+                         metadata=self._metadata_hist(classes), on_level=self._record_level,
+                         **self._grow_params())
+
+    def _record_level(self, depth, n_open):
+        self.levels_.append((depth, n_open))
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit on numpy/pandas data (one machine) or on Dask collections: a Dask array
+        ``X`` chunked by rows with Dask ``y``/``sample_weight``, or a Dask DataFrame
+        ``X`` with ``y`` (and ``sample_weight``) Dask Series or names of its columns.
+        Dask data are computed with the active scheduler (a ``distributed.Client`` if
+        one is running): one pass for the bins, then one per depth level."""
+        self.levels_ = []
+        if _is_dask(X):
+            return self._fit_dask(X, y, sample_weight)
+        return super().fit(X, y, sample_weight)
+
+    def _fit_dask(self, X, y, sample_weight):
+        import dask
+
+        self._validate_params()
+        blocks, names, from_pandas = _dask_blocks(X, y, sample_weight)
+        classification = self._estimator_type == "classifier"
+        summaries = [dask.delayed(_block_summary)(b, self._sketch(), classification)
+                     for b in blocks]
+        feats, labels, n_rows = dask.compute(
+            _delayed_tree_sum(summaries, _merge_block_summaries))[0]
+        if n_rows == 0:
+            raise ValueError("no row has a positive sample_weight")
+        mapper = BinMapper.from_summaries(feats, self.max_bins)
+        self.bin_mapper_ = mapper
+        classes = labels if classification else None
+        n_classes = len(classes) if classification else 0
+        n_bins = int(mapper.n_bins.max())
+
+        def level(table, n_slots):
+            parts = [dask.delayed(_block_histogram)(b, mapper, classes, table, n_slots,
+                                                    n_bins, n_classes) for b in blocks]
+            return dask.compute(_delayed_tree_sum(parts, combine_histograms))[0]
+
+        from .encoding import FeatureEncoder
+
+        self.encoder_ = FeatureEncoder(tuple(names), (None,) * len(names), from_pandas)
+        self.n_features_in_ = len(names)
+        if from_pandas:
+            self.feature_names_in_ = np.array(names, dtype=object)
+        if classification:
+            self.classes_ = classes
+            self.n_classes_ = n_classes
+        meta = self._metadata_hist(classes)
+        tree = grow_hist(level, mapper, n_classes=n_classes, metadata=meta,
+                         on_level=self._record_level, **self._grow_params())
+        return self._set_tree(tree)
+
+
+def _is_dask(X) -> bool:
+    mod = type(X).__module__ or ""
+    return mod.startswith("dask")
+
+
+class HistCARTClassifier(_HistMixin, DecisionTreeClassifierBase):
+    """Binned CART classification tree: the splits of :class:`treebook.CARTClassifier`
+    restricted to cuts between quantile bins (see the module docstring).
+
+    Parameters
+    ----------
+    criterion : ``"gini"`` (default), ``"entropy"``, ``"misclassification"`` or any
+        registered classification criterion.
+    max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease : as for
+        :class:`~treebook.CARTClassifier` (counts only, no fractions).
+    max_bins : int in [2, 65535] — at most this many bins per feature (default 256). A
+        feature with at most ``max_bins`` distinct values gets one bin per value, and
+        then the tree is exact CART's.
+    block_size : int or None — rows per block of the histogram sums (None: one block);
+        set it to the Dask chunk size to reproduce a distributed fit bit for bit.
+    binning : ``"exact"`` (distinct values counted exactly) or ``"sketch"`` (per block at
+        most ``sketch_points`` order statistics, :func:`value_summary`).
+    sketch_points : int ≥ 2 — the size of each block's sketch (default 4096).
+    histogram_budget_mb : float > 0 — the most memory one pass's histograms may take;
+        a level with more open nodes is computed in several passes (default 256).
+
+    Attributes after ``fit``: ``tree_``, ``classes_``, ``bin_mapper_`` (the bins),
+    ``levels_`` (``(depth, open nodes)`` of every pass over the data).
+    """
+
+    _parameter_constraints = {
+        "criterion": Registered(lambda: criterion_names(regression=False), objects=Criterion),
+        **_HIST_CONSTRAINTS,
+    }
+
+    def __init__(self, criterion="gini", max_depth=None, min_samples_split=2,
+                 min_samples_leaf=1, min_impurity_decrease=0.0, max_bins=256,
+                 block_size=None, binning="exact", sketch_points=4096,
+                 histogram_budget_mb=256.0):
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_bins = max_bins
+        self.block_size = block_size
+        self.binning = binning
+        self.sketch_points = sketch_points
+        self.histogram_budget_mb = histogram_budget_mb
+
+    def _grow(self, X, y, w):
+        return self._grow_binned(X, y, w, self.n_classes_, self.classes_)
+
+
+class HistCARTRegressor(_HistMixin, DecisionTreeRegressorBase):
+    """Binned CART regression tree (least squares): :class:`HistCARTClassifier`'s
+    parameters with ``criterion="squared_error"``."""
+
+    _parameter_constraints = {
+        "criterion": Registered(lambda: criterion_names(regression=True), objects=Criterion),
+        **_HIST_CONSTRAINTS,
+    }
+
+    def __init__(self, criterion="squared_error", max_depth=None, min_samples_split=2,
+                 min_samples_leaf=1, min_impurity_decrease=0.0, max_bins=256,
+                 block_size=None, binning="exact", sketch_points=4096,
+                 histogram_budget_mb=256.0):
+        self.criterion = criterion
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_impurity_decrease = min_impurity_decrease
+        self.max_bins = max_bins
+        self.block_size = block_size
+        self.binning = binning
+        self.sketch_points = sketch_points
+        self.histogram_budget_mb = histogram_budget_mb
+
+    def _grow(self, X, y, w):
+        return self._grow_binned(X, y, w, 0, None)

@@ -1,0 +1,201 @@
+"""Binned CART (treebook.hist): equal to exact CART with one bin per value; its bins,
+reductions and validation; the Dask grower equal to the single-machine one bit for bit."""
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_breast_cancer, load_diabetes, load_iris, load_wine
+
+from treebook import CARTClassifier, CARTRegressor
+from treebook.hist import (BinMapper, HistCARTClassifier, HistCARTRegressor, bin_edges,
+                           merge_summaries, tree_sum, value_summary)
+
+
+def assert_same_tree(a, b, values_exact=True):
+    ta, tb = a.tree_, b.tree_
+    assert ta.node_count == tb.node_count
+    for field in ("kind", "feature", "children", "parent", "depth", "n_samples"):
+        np.testing.assert_array_equal(getattr(ta, field), getattr(tb, field), err_msg=field)
+    np.testing.assert_array_equal(ta.threshold, tb.threshold)
+    for field in ("value", "weighted_n", "impurity"):
+        if values_exact:
+            np.testing.assert_array_equal(getattr(ta, field), getattr(tb, field), err_msg=field)
+        else:
+            np.testing.assert_allclose(getattr(ta, field), getattr(tb, field), rtol=1e-12)
+
+
+ALL_BINS = 65535  # more bins than any feature here has distinct values
+
+
+@pytest.mark.parametrize("load", [load_iris, load_wine, load_breast_cancer])
+@pytest.mark.parametrize("params", [{}, {"criterion": "entropy", "min_samples_leaf": 3},
+                                    {"max_depth": 3, "min_samples_split": 10}])
+def test_equals_exact_cart_classification(load, params):
+    X, y = load(return_X_y=True)
+    assert_same_tree(CARTClassifier(**params).fit(X, y),
+                     HistCARTClassifier(max_bins=ALL_BINS, **params).fit(X, y))
+
+
+def test_equals_exact_cart_integer_weights_and_regression():
+    X, y = load_breast_cancer(return_X_y=True)
+    w = np.random.default_rng(3).integers(1, 4, size=len(y)).astype(float)
+    assert_same_tree(CARTClassifier().fit(X, y, w),
+                     HistCARTClassifier(max_bins=ALL_BINS).fit(X, y, w))
+    X, y = load_diabetes(return_X_y=True)
+    for params in ({}, {"max_depth": 5, "min_samples_leaf": 5}):
+        assert_same_tree(CARTRegressor(**params).fit(X, y),
+                         HistCARTRegressor(max_bins=ALL_BINS, **params).fit(X, y))
+
+
+def test_thresholds_are_midpoints_of_values_present_at_the_node():
+    # the root cuts x0 at 2.5; the right node holds x1 values {0, 3} only, so exact CART
+    # cuts between 0 and 3 at 1.5 although every value 0..3 has its own global bin
+    X = np.array([[0, 0], [1, 1], [2, 2], [3, 0], [4, 3], [5, 0], [6, 3]], float)
+    y = np.array([0, 0, 0, 1, 1, 1, 1])
+    y[[4, 6]] = 0
+    h = HistCARTClassifier().fit(X, y)
+    assert_same_tree(CARTClassifier().fit(X, y), h)
+    assert 1.5 in h.tree_.threshold
+
+
+def test_few_bins_hand_example():
+    # x = 0..9 in two quantile bins: {0..4} and {5..9}; the only cut is at 4.5
+    x = np.arange(10.0)[:, None]
+    y = (x[:, 0] >= 3).astype(int)
+    h = HistCARTClassifier(max_bins=2).fit(x, y)
+    assert h.tree_.node_count == 3
+    assert h.tree_.threshold[0] == 4.5
+    np.testing.assert_array_equal(h.tree_.value[1], [3.0, 2.0])
+
+
+def test_bin_edges_by_hand():
+    # at most max_bins distinct values: one bin each, edges at midpoints
+    edges, lo, hi = bin_edges([1.0, 2.0, 4.0], [1, 1, 1], max_bins=3)
+    np.testing.assert_array_equal(edges, [1.5, 3.0])
+    # 8 rows, a heavy last value: the target rank 4 is nearer 3 rows (after value 3)
+    edges, lo, hi = bin_edges([1.0, 2.0, 3.0, 4.0], [1, 1, 1, 5], max_bins=2)
+    np.testing.assert_array_equal(edges, [3.5])
+    np.testing.assert_array_equal(lo, [1.0, 4.0])
+    np.testing.assert_array_equal(hi, [3.0, 4.0])
+    # 100 equally common values in 4 bins: 25 per bin
+    edges, _, _ = bin_edges(np.arange(100.0), np.ones(100, int), max_bins=4)
+    np.testing.assert_array_equal(edges, [24.5, 49.5, 74.5])
+
+
+def test_sketch_rank_error_is_bounded():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=20_000)
+    blocks = np.array_split(x, 7)
+    points = 50
+    values, counts = merge_summaries(value_summary(b, points) for b in blocks)
+    est_rank = np.cumsum(counts)
+    true_rank = np.searchsorted(np.sort(x), values, side="right")
+    assert np.max(np.abs(est_rank - true_rank)) <= x.size / points
+    assert values[0] == x.min() and values[-1] == x.max()
+    # few distinct values per block: the sketch is exact
+    z = rng.integers(0, 10, size=1000).astype(float)
+    np.testing.assert_array_equal(merge_summaries([value_summary(z, 20)])[1],
+                                  np.bincount(z.astype(int)))
+
+
+def test_tree_sum_reduces_pairwise_in_order():
+    assert tree_sum(list("abcde"), combine=lambda a, b: f"({a}+{b})") == "(((a+b)+(c+d))+e)"
+    assert tree_sum(["a"], combine=None) == "a"
+    with pytest.raises(ValueError, match="parts"):
+        tree_sum([])
+
+
+def test_bin_mapper_transform_matches_edges():
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(500, 3))
+    m = BinMapper.fit(X, max_bins=8)
+    codes = m.transform(X)
+    for f in range(3):
+        assert codes[:, f].max() == m.n_bins[f] - 1
+        inside = np.r_[-np.inf, m.edges[f]][codes[:, f]] < X[:, f]
+        assert inside.all() and (X[:, f] <= np.r_[m.edges[f], np.inf][codes[:, f]]).all()
+
+
+def test_bad_input():
+    X, y = load_iris(return_X_y=True)
+    with pytest.raises(ValueError, match="max_bins"):
+        HistCARTClassifier(max_bins=1).fit(X, y)
+    with pytest.raises(ValueError, match="binning"):
+        HistCARTClassifier(binning="approx").fit(X, y)
+    with pytest.raises(TypeError, match="max_bins"):
+        bin_edges([1.0, 2.0], [1, 1], max_bins=2.5)
+    Xn = X.copy()
+    Xn[0, 0] = np.nan
+    with pytest.raises(ValueError, match="missing"):
+        HistCARTClassifier().fit(Xn, y)
+    import pandas as pd
+
+    frame = pd.DataFrame({"a": X[:, 0], "c": np.where(y == 0, "u", "v")})
+    with pytest.raises(ValueError, match="categorical"):
+        HistCARTClassifier().fit(frame, y)
+
+
+# distributed's scheduler serves its HTTP health routes on the cluster's host (127.0.0.1
+# here) even with dashboard_address=None, on port 8787 or, if that is taken, another one
+@pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
+def test_dask_tree_equals_single_machine_bit_for_bit():
+    da = pytest.importorskip("dask.array")
+    dd = pytest.importorskip("dask.dataframe")
+    distributed = pytest.importorskip("distributed")
+    import pandas as pd
+
+    rng = np.random.default_rng(7)
+    n, chunk = 2_000, 450
+    X = rng.normal(size=(n, 4))
+    X[:, 2] = np.round(X[:, 2], 1)
+    y = (X[:, 0] + X[:, 1] * X[:, 2] + rng.normal(scale=0.5, size=n) > 0).astype(int) \
+        + (X[:, 3] > 1)
+    w = rng.uniform(0.1, 3.0, size=n)  # fractional weights: the order of sums matters
+    frame = pd.DataFrame(X, columns=["a", "b", "c", "d"]).assign(target=X[:, 0] * 2.5 + y, wt=w)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp",
+                                  host="127.0.0.1", dashboard_address=None) as cluster, \
+            distributed.Client(cluster):
+        for binning in ("exact", "sketch"):
+            params = dict(max_bins=32, max_depth=6, block_size=chunk, binning=binning,
+                          sketch_points=64)
+            single = HistCARTClassifier(**params).fit(X, y, w)
+            dist = HistCARTClassifier(**params).fit(
+                da.from_array(X, chunks=(chunk, 4)), da.from_array(y, chunks=chunk),
+                da.from_array(w, chunks=chunk))
+            assert single.tree_.node_count > 30
+            assert_same_tree(single, dist)
+            np.testing.assert_array_equal(single.predict_proba(X), dist.predict_proba(X))
+        ddf = dd.from_pandas(frame, chunksize=chunk)
+        assert [len(p) for p in ddf.partitions] == [450, 450, 450, 450, 200]
+        single = HistCARTRegressor(max_bins=16, max_depth=5, block_size=chunk).fit(
+            frame[["a", "b", "c", "d"]], frame["target"], frame["wt"])
+        dist = HistCARTRegressor(max_bins=16, max_depth=5).fit(ddf, "target", "wt")
+        assert_same_tree(single, dist)
+        assert list(dist.feature_names_in_) == ["a", "b", "c", "d"]
+        assert dist.levels_ == [(d, 2 ** d) for d in range(6)]
+
+
+import warnings  # noqa: E402
+
+from sklearn.utils.estimator_checks import parametrize_with_checks  # noqa: E402
+
+with warnings.catch_warnings():
+    warnings.filterwarnings("ignore", message="Estimator .* does not inherit from")
+
+    @parametrize_with_checks([HistCARTClassifier(), HistCARTRegressor()])
+    def test_sklearn_estimator_checks(estimator, check):
+        """scikit-learn's estimator checks, as for the other learners (issue 12)."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            check(estimator)
+
+
+def test_node_groups_under_a_memory_budget_give_the_same_tree():
+    X, y = load_breast_cancer(return_X_y=True)
+    w = np.random.default_rng(5).uniform(0.2, 2.0, size=len(y))
+    whole = HistCARTClassifier(max_bins=64).fit(X, y, w)
+    # 30 features × 64 bins × 3 channels × 8 bytes = 46 kB per node: 0.1 MB holds 2 nodes
+    grouped = HistCARTClassifier(max_bins=64, histogram_budget_mb=0.1).fit(X, y, w)
+    assert max(n for _, n in whole.levels_) > 2
+    assert_same_tree(whole, grouped)
+    with pytest.raises(ValueError, match="histogram_budget_mb"):
+        HistCARTClassifier(histogram_budget_mb=0.0).fit(X, y)
