@@ -46,7 +46,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from forests_common import RESULTS, adult, noise_columns, write_csv  # noqa: E402
 from forest_vs_tree import _synthetic  # noqa: E402
 
-FULL = dict(sets=15, trees=50, boots=50, datasets=("adult", "independent", "independent_noise"),
+FULL = dict(sets=15, trees=30, boots=40, datasets=("adult", "independent", "independent_noise"),
             instability_sizes=(1000, 4000))
 N_TRAIN = {"adult": 1000, "independent": 500, "independent_noise": 500}
 N_TEST = 2000

@@ -15,7 +15,7 @@ Four data sets, all numeric (so every learner uses the fast level-wise grower):
 
 Two experiments, each repeated ``--repeats`` times (seed = repeat):
 
-* ``noise``: ``n_train`` rows (adult 1000, breast_cancer 300, synthetic 500) plus ``p``
+* ``noise``: ``n_train`` rows (adult 500, breast_cancer 300, synthetic 500) plus ``p``
   irrelevant U(0, 1) columns, ``p`` in ``--noise``;
 * ``n``: no added columns, ``n_train`` in ``--sizes`` (those the data set can afford).
 
@@ -46,9 +46,9 @@ import pandas as pd
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from forests_common import RESULTS, adult, noise_columns, write_csv  # noqa: E402
 
-FULL = dict(repeats=5, trees=25, noise=(0, 10, 100, 300), sizes=(50, 100, 200, 400, 1000),
+FULL = dict(repeats=5, trees=25, noise=(0, 10, 100, 300), sizes=(50, 100, 200, 400),
             datasets=("adult", "breast_cancer", "independent", "correlated"))
-N_NOISE = {"adult": 1000, "breast_cancer": 300, "independent": 500, "correlated": 500}
+N_NOISE = {"adult": 500, "breast_cancer": 300, "independent": 500, "correlated": 500}
 N_TEST = 3000
 
 

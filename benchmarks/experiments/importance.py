@@ -35,7 +35,7 @@ import pandas as pd
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from forests_common import RESULTS, adult, noise_columns, write_csv  # noqa: E402
 
-FULL = dict(n_train=3000, n_test=3000, trees=30, repeats=10, perm_repeats=3)
+FULL = dict(n_train=2000, n_test=2000, trees=25, repeats=8, perm_repeats=3)
 NOISE = dict(continuous=1, levels={"noise_cat2": 2, "noise_cat100": 100})
 
 
