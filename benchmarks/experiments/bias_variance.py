@@ -164,15 +164,19 @@ def main(argv=None):
     p.add_argument("--datasets", nargs="+", default=list(FULL["datasets"]))
     p.add_argument("--instability-sizes", type=int, nargs="+",
                    default=list(FULL["instability_sizes"]))
+    p.add_argument("--parts", nargs="+", default=["instability", "decomposition"],
+                   choices=["instability", "decomposition"], help="which parts to run")
     p.add_argument("--out-dir", default=RESULTS)
     a = p.parse_args(argv)
     config = dict(sets=a.sets, trees=a.trees, boots=a.boots, datasets=a.datasets,
                   instability_sizes=a.instability_sizes)
-    inst = instability(a.boots, a.instability_sizes)
-    write_csv(inst, os.path.join(a.out_dir, "instability.csv"), config)
-    bv, var = decompose(a.sets, a.trees, a.datasets)
-    write_csv(bv, os.path.join(a.out_dir, "bias_variance.csv"), config)
-    write_csv(var, os.path.join(a.out_dir, "forest_variance.csv"), config)
+    if "instability" in a.parts:
+        inst = instability(a.boots, a.instability_sizes)
+        write_csv(inst, os.path.join(a.out_dir, "instability.csv"), config)
+    if "decomposition" in a.parts:
+        bv, var = decompose(a.sets, a.trees, a.datasets)
+        write_csv(bv, os.path.join(a.out_dir, "bias_variance.csv"), config)
+        write_csv(var, os.path.join(a.out_dir, "forest_variance.csv"), config)
 
 
 if __name__ == "__main__":

@@ -30,7 +30,9 @@ Usage::
     nice python benchmarks/experiments/forest_vs_tree.py          # full configuration
     python benchmarks/experiments/forest_vs_tree.py --repeats 1 --trees 10 --out /tmp/fvt.csv
 
-Writes ``benchmarks/experiments/results/forest_vs_tree.csv``.
+Writes ``benchmarks/experiments/results/forest_vs_tree.csv`` (``--out``: the committed run
+is split by data set over several processes, ``forest_vs_tree_<name>.csv``; the chapter
+reads every ``forest_vs_tree*.csv``).
 """
 
 from __future__ import annotations
