@@ -125,7 +125,10 @@ def fit_and_score(X_tr, y_tr, X_te, y_te, trees: int, seed: int) -> list[dict]:
     return out
 
 
-def run(repeats: int, trees: int, noise, sizes, datasets, n_noise=None, log=print) -> pd.DataFrame:
+def run(repeats: int, trees: int, noise, sizes, datasets, n_noise=None, log=print,
+        checkpoint=None) -> pd.DataFrame:
+    """All settings of both experiments; ``checkpoint(frame)`` is called with the rows so
+    far after each setting (the script rewrites its CSV, so a stopped run keeps them)."""
     n_noise = {**N_NOISE, **(n_noise or {})}
     rows = []
     for name in datasets:
@@ -142,6 +145,8 @@ def run(repeats: int, trees: int, noise, sizes, datasets, n_noise=None, log=prin
                     rows.append(dict(dataset=name, experiment=experiment, n_train=n_train,
                                      noise=p, features=X_tr.shape[1], repeat=r, **row))
             log(f"{name} {experiment} n={n_train} p={p}: {time.time() - t0:.0f} s")
+            if checkpoint is not None:
+                checkpoint(pd.DataFrame(rows))
     return pd.DataFrame(rows)
 
 
@@ -156,7 +161,8 @@ def main(argv=None):
     a = p.parse_args(argv)
     config = dict(repeats=a.repeats, trees=a.trees, noise=a.noise, sizes=a.sizes,
                   datasets=a.datasets)
-    write_csv(run(**config), a.out, config)
+    frame = run(**config, checkpoint=lambda f: write_csv(f, a.out, {**config, "complete": False}))
+    write_csv(frame, a.out, {**config, "complete": True})
 
 
 if __name__ == "__main__":
