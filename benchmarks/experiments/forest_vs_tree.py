@@ -126,7 +126,7 @@ def fit_and_score(X_tr, y_tr, X_te, y_te, trees: int, seed: int) -> list[dict]:
 
 
 def run(repeats: int, trees: int, noise, sizes, datasets, n_noise=None, log=print,
-        checkpoint=None) -> pd.DataFrame:
+        checkpoint=None, experiments=("noise", "n")) -> pd.DataFrame:
     """All settings of both experiments; ``checkpoint(frame)`` is called with the rows so
     far after each setting (the script rewrites its CSV, so a stopped run keeps them)."""
     n_noise = {**N_NOISE, **(n_noise or {})}
@@ -134,8 +134,8 @@ def run(repeats: int, trees: int, noise, sizes, datasets, n_noise=None, log=prin
     for name in datasets:
         data = load(name)
         pool = len(data[1]) - (0 if data[2] is not None else 150)
-        plan = [("noise", n_noise[name], p) for p in noise]
-        plan += [("n", n, 0) for n in sizes if n <= pool]
+        plan = [("noise", n_noise[name], p) for p in noise] if "noise" in experiments else []
+        plan += [("n", n, 0) for n in sizes if n <= pool] if "n" in experiments else []
         for experiment, n_train, p in plan:
             t0 = time.time()
             for r in range(repeats):
@@ -157,10 +157,11 @@ def main(argv=None):
     p.add_argument("--noise", type=int, nargs="+", default=list(FULL["noise"]))
     p.add_argument("--sizes", type=int, nargs="+", default=list(FULL["sizes"]))
     p.add_argument("--datasets", nargs="+", default=list(FULL["datasets"]))
+    p.add_argument("--experiments", nargs="+", default=["noise", "n"], choices=["noise", "n"])
     p.add_argument("--out", default=os.path.join(RESULTS, "forest_vs_tree.csv"))
     a = p.parse_args(argv)
     config = dict(repeats=a.repeats, trees=a.trees, noise=a.noise, sizes=a.sizes,
-                  datasets=a.datasets)
+                  datasets=a.datasets, experiments=a.experiments)
     frame = run(**config, checkpoint=lambda f: write_csv(f, a.out, {**config, "complete": False}))
     write_csv(frame, a.out, {**config, "complete": True})
 
