@@ -19,7 +19,9 @@ Usage::
     nice python benchmarks/experiments/importance.py                 # full configuration
     python benchmarks/experiments/importance.py --n-train 1000 --trees 10 --repeats 2 --out /tmp/imp.csv
 
-Writes ``benchmarks/experiments/results/importance.csv``.
+Writes ``benchmarks/experiments/results/importance.csv`` (the committed run was split over
+processes with ``--first-repeat`` and ``--out importance_<k>.csv``; the chapter reads every
+``importance*.csv``).
 """
 
 from __future__ import annotations
@@ -40,7 +42,9 @@ NOISE = dict(continuous=1, levels={"noise_cat2": 2, "noise_cat100": 100})
 
 
 def run(n_train: int, n_test: int, trees: int, repeats: int, perm_repeats: int,
-        log=print) -> pd.DataFrame:
+        log=print, first_repeat: int = 0, checkpoint=None) -> pd.DataFrame:
+    """Repeats ``first_repeat … first_repeat + repeats - 1`` (seed = repeat number);
+    ``checkpoint(frame)`` is called with the rows so far after each repeat."""
     from sklearn.inspection import permutation_importance
 
     from treebook import CARTClassifier
@@ -49,7 +53,7 @@ def run(n_train: int, n_test: int, trees: int, repeats: int, perm_repeats: int,
     X_all, y_all = adult("train")
     X_te_all, y_te_all = adult("test")
     rows = []
-    for r in range(repeats):
+    for r in range(first_repeat, first_repeat + repeats):
         t0 = time.time()
         rng = np.random.default_rng(r)
         tr = rng.choice(len(y_all), n_train, replace=False)
@@ -80,6 +84,8 @@ def run(n_train: int, n_test: int, trees: int, repeats: int, perm_repeats: int,
                     perm_train=perm["train"].importances_mean[j],
                     test_accuracy=acc))
         log(f"repeat {r}: {time.time() - t0:.0f} s")
+        if checkpoint is not None:
+            checkpoint(pd.DataFrame(rows))
     return pd.DataFrame(rows)
 
 
@@ -87,11 +93,14 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for k, v in FULL.items():
         p.add_argument("--" + k.replace("_", "-"), type=int, default=v)
+    p.add_argument("--first-repeat", type=int, default=0,
+                   help="number of the first repeat (to split a run over processes)")
     p.add_argument("--out", default=os.path.join(RESULTS, "importance.csv"))
     a = p.parse_args(argv)
     config = {k: getattr(a, k) for k in FULL}
-    frame = run(**config)
-    write_csv(frame, a.out, config)
+    config["first_repeat"] = a.first_repeat
+    frame = run(**config, checkpoint=lambda f: write_csv(f, a.out, {**config, "complete": False}))
+    write_csv(frame, a.out, {**config, "complete": True})
 
 
 if __name__ == "__main__":
