@@ -167,6 +167,8 @@ def main(argv=None):
     p.add_argument("--parts", nargs="+", default=["instability", "decomposition"],
                    choices=["instability", "decomposition"], help="which parts to run")
     p.add_argument("--out-dir", default=RESULTS)
+    p.add_argument("--tag", default="", help="appended to the decomposition's file names "
+                   "(to split a run by data set over processes; the chapter reads them all)")
     a = p.parse_args(argv)
     config = dict(sets=a.sets, trees=a.trees, boots=a.boots, datasets=a.datasets,
                   instability_sizes=a.instability_sizes)
@@ -175,8 +177,8 @@ def main(argv=None):
         write_csv(inst, os.path.join(a.out_dir, "instability.csv"), config)
     if "decomposition" in a.parts:
         bv, var = decompose(a.sets, a.trees, a.datasets)
-        write_csv(bv, os.path.join(a.out_dir, "bias_variance.csv"), config)
-        write_csv(var, os.path.join(a.out_dir, "forest_variance.csv"), config)
+        write_csv(bv, os.path.join(a.out_dir, f"bias_variance{a.tag}.csv"), config)
+        write_csv(var, os.path.join(a.out_dir, f"forest_variance{a.tag}.csv"), config)
 
 
 if __name__ == "__main__":
