@@ -56,18 +56,98 @@ def test_oob_score_by_hand():
     assert np.isclose(f.oob_score_, right / seen)
 
 
-def test_accuracy_matches_scikit_learns_forest_within_noise():
-    # same settings, 5 seeds each, 3-fold CV: the mean accuracies differ by less than
-    # three standard errors of the difference
-    ours, theirs = [], []
-    for seed in range(5):
-        ours.append(cross_val_score(RandomForestClassifier(n_estimators=30, random_state=seed),
-                                    X, y, cv=3).mean())
-        theirs.append(cross_val_score(SkForest(n_estimators=30, random_state=seed),
-                                      X, y, cv=3).mean())
-    d = np.array(ours) - np.array(theirs)
-    se = d.std(ddof=1) / np.sqrt(len(d))
-    assert abs(d.mean()) < max(3 * se, 0.01), (np.mean(ours), np.mean(theirs))
+# ---------------------------------------------------------- against scikit-learn, statistically
+#: the equivalence margin: the forests count as equally accurate when the 90 % confidence
+#: interval of the mean paired difference of test accuracy lies inside ±EQUIVALENCE
+EQUIVALENCE = 0.03
+SEEDS = range(10)
+
+
+def _datasets():
+    from sklearn.datasets import load_breast_cancer, load_wine
+
+    bc_X, bc_y = load_breast_cancer(return_X_y=True)
+    wine_X, wine_y = load_wine(return_X_y=True)
+    return {"synthetic (3 classes)": (X[:300], y[:300]), "breast cancer": (bc_X[::2], bc_y[::2]),
+            "wine": (wine_X, wine_y)}
+
+
+def paired_accuracies(make_a, make_b, Xd, yd, seeds=SEEDS):
+    """Test accuracy of two learners on the same stratified 70/30 split for each seed."""
+    from sklearn.model_selection import train_test_split
+
+    a, b = [], []
+    for seed in seeds:
+        X_tr, X_te, y_tr, y_te = train_test_split(Xd, yd, test_size=0.3, stratify=yd,
+                                                  random_state=seed)
+        a.append(make_a(seed).fit(X_tr, y_tr).score(X_te, y_te))
+        b.append(make_b(seed).fit(X_tr, y_tr).score(X_te, y_te))
+    return np.array(a), np.array(b)
+
+
+def equivalence_interval(a, b, level=0.90):
+    """The two one-sided tests (TOST) as an interval: the ``level`` confidence interval of
+    the mean paired difference ``a - b`` (Student t, n - 1 degrees of freedom)."""
+    from scipy import stats
+
+    d = np.asarray(a) - np.asarray(b)
+    se = d.std(ddof=1) / np.sqrt(d.size)
+    half = stats.t.ppf(0.5 + level / 2, d.size - 1) * se
+    return d.mean() - half, d.mean() + half
+
+
+def _equivalent(a, b):
+    lo, hi = equivalence_interval(a, b)
+    return -EQUIVALENCE < lo and hi < EQUIVALENCE
+
+
+@pytest.mark.parametrize("max_features", ["sqrt", None], ids=["forest", "bagging"])
+def test_accuracy_matches_scikit_learns_forest_within_noise(max_features):
+    # same settings (10 trees, grown to purity, bootstrap, the same max_features), 10 seeds,
+    # 3 data sets: on each data set the paired differences are equivalent within ±3 points,
+    # and neither is significantly better by Welch's test at the 1 % level
+    from scipy import stats
+
+    for name, (Xd, yd) in _datasets().items():
+        ours, theirs = paired_accuracies(
+            lambda s: RandomForestClassifier(n_estimators=10, max_features=max_features,
+                                             random_state=s),
+            lambda s: SkForest(n_estimators=10, max_features=max_features, random_state=s),
+            Xd, yd)
+        welch = stats.ttest_ind(ours, theirs, equal_var=False).pvalue
+        assert _equivalent(ours, theirs), (name, ours.mean(), theirs.mean(),
+                                           equivalence_interval(ours, theirs))
+        assert welch > 0.01, (name, ours.mean(), theirs.mean(), welch)
+
+
+def test_the_equivalence_check_can_fail():
+    # a forest of stumps is not "within noise" of a forest: the check has power
+    Xd, yd = _datasets()["synthetic (3 classes)"]
+    full, stumps = paired_accuracies(lambda s: SkForest(n_estimators=10, random_state=s),
+                                     lambda s: SkForest(n_estimators=10, max_depth=1,
+                                                        random_state=s), Xd, yd)
+    assert not _equivalent(full, stumps)
+
+
+def test_bagging_is_a_forest_of_every_feature():
+    from treebook.ensemble import BaggingClassifier
+
+    a = BaggingClassifier(n_estimators=4, random_state=2).fit(X, y)
+    b = RandomForestClassifier(n_estimators=4, max_features=None, random_state=2).fit(X, y)
+    assert a.max_features is None and np.array_equal(a.predict_proba(X), b.predict_proba(X))
+    assert BaggingClassifier(n_estimators=3, max_features=2).get_params()["max_features"] == 2
+
+
+def test_categorical_forest_predicts_as_its_trees():
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({"colour": rng.choice(["red", "green", "blue"], 200).astype(object),
+                          "x": rng.random(200)})
+    target = np.where((frame["colour"] == "red") ^ (frame["x"] > 0.7), "a", "b")
+    f = RandomForestClassifier(n_estimators=5, random_state=0, oob_score=True).fit(frame, target)
+    mean = np.mean([t.predict_proba(frame) for t in f.estimators_], axis=0)
+    assert np.allclose(f.predict_proba(frame), mean) and f.oob_score_ > 0.8
 
 
 def test_regressor_oob_and_accuracy():

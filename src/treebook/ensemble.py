@@ -29,7 +29,7 @@ from .cart import CART_CONSTRAINTS, CARTClassifier, CARTRegressor
 from .encoding import check_sample_weight, encode_labels, encode_targets
 from .feature_draw import draw_seed
 
-__all__ = ["RandomForestClassifier", "RandomForestRegressor"]
+__all__ = ["RandomForestClassifier", "RandomForestRegressor", "BaggingClassifier"]
 
 _FOREST_CONSTRAINTS = {
     "n_estimators": Interval(int, 1, None),
@@ -46,10 +46,6 @@ _FOREST_CONSTRAINTS = {
 def _rows(X) -> int:
     n = getattr(X, "shape", None)
     return int(n[0]) if n is not None else len(X)
-
-
-def _take(X, idx):
-    return X.iloc[idx] if hasattr(X, "iloc") else np.asarray(X)[idx]
 
 
 class _Forest(BaseEstimator):
@@ -103,17 +99,30 @@ class _Forest(BaseEstimator):
         self._check_fitted()
         return np.mean([t.feature_importances_ for t in self.estimators_], axis=0)
 
-    def _oob_mean(self, X, predict):
-        """Per row, the mean of ``predict`` over the trees that did not see it, and the
-        number of such trees."""
-        n = _rows(X)
+    def _encode(self, X) -> np.ndarray:
+        """``X`` encoded once for every tree: all trees were fitted on the same rows (the
+        bootstrap only changes their weights), so their encoders are equal."""
+        self._check_fitted()
+        return self.estimators_[0]._encode(X)
+
+    @staticmethod
+    def _tree_output(tree, Xe) -> np.ndarray:
+        """One tree's class probabilities (or predictions) on encoded rows ``Xe``."""
+        return tree.tree_.distribution(Xe, missing=tree._route_missing,
+                                       laplace=getattr(tree, "_laplace", False))
+
+    def _oob_mean(self, X):
+        """Per row, the mean output over the trees that did not see it, and the number of
+        such trees."""
+        Xe = self._encode(X)
+        n = Xe.shape[0]
         total = None
         seen = np.zeros(n)
         for tree, in_bag in zip(self.estimators_, self._in_bag):
             out = np.flatnonzero(~in_bag)
             if out.size == 0:
                 continue
-            p = predict(tree, _take(X, out))
+            p = self._tree_output(tree, Xe[out])
             if total is None:
                 total = np.zeros((n,) + p.shape[1:])
             total[out] += p
@@ -170,7 +179,7 @@ class RandomForestClassifier(ClassifierMixin, _Forest):
         # every tree gets the class codes of all rows, so all trees share classes_
         self._fit_trees(X, codes, w)
         if self.oob_score:
-            proba, seen = self._oob_mean(X, lambda t, Xo: t.predict_proba(Xo))
+            proba, seen = self._oob_mean(X)
             ok = seen > 0
             self.oob_decision_function_ = proba
             pred = np.argmax(proba[ok], axis=1)
@@ -179,8 +188,8 @@ class RandomForestClassifier(ClassifierMixin, _Forest):
 
     def predict_proba(self, X) -> np.ndarray:
         """The mean of the trees' class probabilities (columns in ``classes_`` order)."""
-        self._check_fitted()
-        return np.mean([t.predict_proba(X) for t in self.estimators_], axis=0)
+        Xe = self._encode(X)
+        return np.mean([self._tree_output(t, Xe) for t in self.estimators_], axis=0)
 
     def predict(self, X) -> np.ndarray:
         """The class with the largest mean probability (ties to the first in ``classes_``)."""
@@ -219,7 +228,7 @@ class RandomForestRegressor(RegressorMixin, _Forest):
         w = check_sample_weight(sample_weight, n)
         self._fit_trees(X, target, w)
         if self.oob_score:
-            pred, seen = self._oob_mean(X, lambda t, Xo: t.predict(Xo))
+            pred, seen = self._oob_mean(X)
             ok = seen > 0
             self.oob_prediction_ = pred
             resid = np.average((target[ok] - pred[ok]) ** 2, weights=w[ok])
@@ -229,5 +238,21 @@ class RandomForestRegressor(RegressorMixin, _Forest):
         return self
 
     def predict(self, X) -> np.ndarray:
-        self._check_fitted()
-        return np.mean([t.predict(X) for t in self.estimators_], axis=0)
+        """The mean of the trees' predictions."""
+        Xe = self._encode(X)
+        return np.mean([self._tree_output(t, Xe) for t in self.estimators_], axis=0)
+
+
+class BaggingClassifier(RandomForestClassifier):
+    """Bagged CART classifiers (Breiman 1996): a :class:`RandomForestClassifier` whose
+    nodes see every feature (``max_features=None`` by default) — the same
+    implementation, only the default differs. Parameters and attributes as there."""
+
+    def __init__(self, n_estimators=100, *, criterion="gini", max_depth=None,
+                 min_samples_split=2, min_samples_leaf=1, max_features=None,
+                 bootstrap=True, oob_score=False, n_jobs=None, random_state=None):
+        super().__init__(n_estimators, criterion=criterion, max_depth=max_depth,
+                         min_samples_split=min_samples_split,
+                         min_samples_leaf=min_samples_leaf, max_features=max_features,
+                         bootstrap=bootstrap, oob_score=oob_score, n_jobs=n_jobs,
+                         random_state=random_state)
