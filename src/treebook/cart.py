@@ -54,12 +54,15 @@ are not implemented): impute them first.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from .base import (AnyOf, DecisionTreeClassifierBase, DecisionTreeRegressorBase, Interval,
                    Options, RandomState, Registered, clone)
 from .criteria import Criterion, criterion_names, get_criterion
 from .feature_draw import draw_seed, features_to_consider, node_permutation, resolve_max_features
+from .bestfirst import grow_best_first
 from .grow import NodeStats, grow_tree
 from .levelwise import grow_levelwise
 from .splits import (
@@ -260,11 +263,14 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
               min_samples_leaf: int = 1, min_impurity_decrease: float = 0.0,
               grower: str = "recursive", metadata: dict | None = None,
               max_features: int | None = None, seed: int = 0,
-              min_weight_leaf: float = 0.0) -> Tree:
+              min_weight_leaf: float = 0.0, max_leaf_nodes: int | None = None) -> Tree:
     """Grow a CART tree with the recursive grower (``grower="recursive"``, any features)
     or the level-wise grower (``"levelwise"``, numeric features only). ``max_features``
     (a count, or None for all) and ``seed``: the random features per node of
-    :mod:`treebook.feature_draw`, the same in both growers."""
+    :mod:`treebook.feature_draw`, the same in both growers. ``max_leaf_nodes`` (an int
+    >= 2): grow best-first to at most that many leaves
+    (:func:`treebook.bestfirst.grow_best_first`, with the recursive grower's split finder
+    and node statistics)."""
     X = np.asarray(X, dtype=float)
     w = np.asarray(sample_weight, dtype=float)
     criterion = get_criterion(criterion, regression=n_classes == 0)
@@ -273,6 +279,9 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
     params = dict(n_classes=n_classes, criterion=criterion, max_depth=max_depth,
                   min_samples_split=min_samples_split, min_samples_leaf=min_samples_leaf,
                   min_impurity_decrease=min_impurity_decrease, metadata=metadata)
+    if max_leaf_nodes is not None and grower == "levelwise":
+        raise ValueError("max_leaf_nodes grows best-first, not level by level: use "
+                         "grower='recursive' (or 'auto')")
     if grower == "levelwise":
         params.update(max_features=max_features, seed=seed, min_weight_leaf=min_weight_leaf)
         if categorical.any():
@@ -301,10 +310,12 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
         return NodeStats(value[0], float(W[0]), float(imp_node[0]),
                          bool(imp_node[0] <= IMPURITY_TOLERANCE))
 
-    return grow_tree(X, y, w, find_split=finder, n_classes=n_classes,
-                     max_depth=max_depth,
-                     min_samples_split=max(min_samples_split, 2 * min_samples_leaf),
-                     min_gain=-np.inf, metadata=metadata, node_stats=stats)
+    grow = grow_tree
+    if max_leaf_nodes is not None:
+        grow = partial(grow_best_first, max_leaf_nodes=max_leaf_nodes)
+    return grow(X, y, w, find_split=finder, n_classes=n_classes, max_depth=max_depth,
+                min_samples_split=max(min_samples_split, 2 * min_samples_leaf),
+                min_gain=-np.inf, metadata=metadata, node_stats=stats)
 
 
 # ------------------------------------------------------------------ the naive scan
@@ -350,6 +361,7 @@ CART_CONSTRAINTS = {
     "min_weight_fraction_leaf": Interval(float, 0.0, 0.5),
     "max_features": AnyOf(Options(None, "sqrt", "log2"), Interval(int, 1, None),
                           Interval(float, 0.0, 1.0, closed="right", strict=True)),
+    "max_leaf_nodes": Interval(int, 2, None, allow_none=True),
 }
 
 _MISSING_HINT = ("CART here has no rule for missing values (surrogate splits are not "
@@ -378,7 +390,8 @@ class _CARTMixin:
         categorical = self.encoder_.is_categorical
         grower = self.grower
         if grower == "auto":
-            grower = "recursive" if categorical.any() else "levelwise"
+            grower = ("recursive" if categorical.any() or self.max_leaf_nodes is not None
+                      else "levelwise")
         metadata = self._metadata(classes)
         metadata.setdefault("extra", {}).update(algorithm="CART",
                                                 criterion=get_criterion(self.criterion).name)
@@ -390,7 +403,7 @@ class _CARTMixin:
             seed=draw_seed(self.random_state) if self.max_features is not None else 0,
             min_weight_leaf=self.min_weight_fraction_leaf * float(np.sum(w)),
             min_impurity_decrease=self.min_impurity_decrease, grower=grower,
-            metadata=metadata)
+            metadata=metadata, max_leaf_nodes=self.max_leaf_nodes)
         if self.cp is not None:
             tree = _rpart_cp_prune(tree, self.cp)
         self.full_tree_ = tree
@@ -471,6 +484,11 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         is multiplied by its class's weight (scikit-learn's ``class_weight``):
         ``"balanced"`` gives class ``k`` the weight ``n / (K · n_k)``, ``n_k`` counting the
         rows of class ``k``; a class missing from the dict keeps weight 1.
+    max_leaf_nodes : int ≥ 2 or None — grow best-first (scikit-learn's
+        ``BestFirstTreeBuilder``): the leaf whose split improves the weighted impurity
+        most is split next, until the tree has this many leaves
+        (:mod:`treebook.bestfirst`); the other stopping rules still apply. None: no
+        limit (depth-first growth).
 
     Attributes after ``fit`` (besides the shared ones: ``tree_``, ``classes_``, …):
     ``full_tree_``, the tree before ``ccp_alpha`` pruning (``tree_`` itself when
@@ -487,7 +505,8 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
     def __init__(self, criterion="gini", max_depth=None, min_samples_split=2,
                  min_samples_leaf=1, min_impurity_decrease=0.0, ccp_alpha=0.0,
                  random_state=None, ccp_risk="impurity", grower="auto", cp=None,
-                 class_weight=None, max_features=None, min_weight_fraction_leaf=0.0):
+                 class_weight=None, max_features=None, min_weight_fraction_leaf=0.0,
+                 max_leaf_nodes=None):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -501,8 +520,7 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         self.max_features = max_features
         self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.class_weight = class_weight
-        self.max_features = max_features
-        self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.max_leaf_nodes = max_leaf_nodes
 
     def _class_weights(self, y) -> np.ndarray:
         """Weight of each class code under ``class_weight``."""
@@ -553,7 +571,7 @@ class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
     def __init__(self, criterion="squared_error", max_depth=None, min_samples_split=2,
                  min_samples_leaf=1, min_impurity_decrease=0.0, ccp_alpha=0.0,
                  random_state=None, ccp_risk="impurity", grower="auto", cp=None,
-                 max_features=None, min_weight_fraction_leaf=0.0):
+                 max_features=None, min_weight_fraction_leaf=0.0, max_leaf_nodes=None):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -566,6 +584,7 @@ class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
         self.cp = cp
         self.max_features = max_features
         self.min_weight_fraction_leaf = min_weight_fraction_leaf
+        self.max_leaf_nodes = max_leaf_nodes
 
     def _validate_params(self):
         super()._validate_params()
