@@ -49,20 +49,20 @@ pytestmark = pytest.mark.skipif(not WEKA_JAR.exists(),
 
 @pytest.fixture(scope="module")
 def j48_results():
+    import subprocess
+
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=PARITY_CSV.parents[3],
+                            capture_output=True, text=True).stdout.strip() or "unknown"
     keys = [p.values for p in JOBS]
     results = run_j48([(EXAMPLES / f"{name}.arff", opt) for name, opt in keys], BUILD)
     yield dict(zip(keys, results))
     if len(_OUTCOMES) == len(JOBS):  # a full run: record the table
-        _write_parity_csv()
+        _write_parity_csv(commit)
 
 
-def _write_parity_csv():
+def _write_parity_csv(commit: str):
     import datetime
-    import subprocess
 
-    root = PARITY_CSV.parents[3]
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root,
-                            capture_output=True, text=True).stdout.strip() or "unknown"
     rows = ["dataset,j48_options,c45_parameters,j48_leaves,treebook_leaves,"
             "same_leaves,same_distributions,same_predictions"]
     for (name, opt), o in _OUTCOMES.items():

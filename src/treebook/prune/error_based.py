@@ -25,7 +25,11 @@ it makes ``t`` a leaf if that is no worse (within 0.1 errors) than both alternat
 else replaces ``t`` by its largest branch if that is no worse than the subtree, and then
 prunes the raised subtree again (its cases have changed). Raising needs the training
 cases, because the cases of the other branches are re-distributed through the raised
-subtree; :func:`prune_error_based` therefore takes the (encoded) training data.
+subtree; :func:`prune_error_based` therefore takes the (encoded) training data. While it
+prunes, a multiway test has a branch for *every* value of its attribute, as in J48: a
+value that no case had at the node gets an empty leaf, and a raised case with that value
+goes there (not spread over the other branches); branches still empty at the end are
+dropped again, so their values have no branch, as the grower makes them.
 
 ``z`` comes from one of two places (``z_source``):
 
