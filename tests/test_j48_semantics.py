@@ -1,4 +1,4 @@
-"""Three rules where C4.5 must do what J48 does to build J48's trees (checked against J48
+"""Rules where C4.5 must do what J48 does to build J48's trees (checked against J48
 itself by ``make crosscheck``; here on hand-built cases that need no Java)."""
 
 import numpy as np
@@ -6,7 +6,8 @@ import pandas as pd
 
 from treebook import C45Classifier
 from treebook.c45 import numeric_candidate
-from treebook.prune.error_based import largest_branch
+from treebook.prune.error_based import largest_branch, prune_error_based
+from treebook.tree import NodeKind, TreeBuilder
 
 
 def test_values_exactly_1e5_apart_are_not_a_cut():
@@ -78,3 +79,33 @@ def test_binary_splits_test_one_value_against_the_rest():
         "a", "b", "b"]
     multiway = C45Classifier(pruning=None).fit(X, y)
     assert multiway.tree_.n_branches(0) == 3
+
+
+def test_raising_sends_cases_to_the_empty_branch_of_their_value():
+    # J48's multiway test has a branch for every value; where no training case had the
+    # value it is an empty leaf, and subtree raising can send cases there
+    # (C45PruneableClassifierTree.getEstimatedErrorsForBranch, newDistribution).
+    # Root: x0 <= 0.5 → 2 cases of class 0, all with colour 2; else a test on colour,
+    # whose cases have colours 0 (20 × class 0) and 1 (20 × class 1) only.
+    X = np.array([[0.0, 2.0]] * 2 + [[1.0, 0.0]] * 20 + [[1.0, 1.0]] * 20)
+    y = np.array([0] * 22 + [1] * 20)
+    b = TreeBuilder()
+    root = b.add_node(-1, [22.0, 20.0], 42.0, 42, 1.0)
+    b.set_split(root, 0, NodeKind.THRESHOLD, 0.5)
+    b.add_node(root, [2.0, 0.0], 2.0, 2, 0.0)
+    colour = b.add_node(root, [20.0, 20.0], 40.0, 40, 1.0)
+    b.set_split(colour, 1, NodeKind.MULTIWAY, branch_of_code=[0, 1, -1])
+    b.add_node(colour, [20.0, 0.0], 20.0, 20, 0.0)
+    b.add_node(colour, [0.0, 20.0], 20.0, 20, 0.0)
+    pruned = prune_error_based(b.build(), X, y)
+    # raising the colour test costs nothing when colour 2 gets its own leaf (2 cases,
+    # 0 errors, as at the root's left branch): J48 raises it, with three branches. Spread
+    # over the two non-empty branches instead, the 2 cases would add about one estimated
+    # error, and the root would stay.
+    assert pruned.kind[0] == NodeKind.MULTIWAY and pruned.feature[0] == 1
+    assert pruned.codes_of(0).tolist() == [0, 1, 2]
+    assert [pruned.value[c].tolist() for c in pruned.children_of(0)] == [
+        [20.0, 0.0], [0.0, 20.0], [2.0, 0.0]]
+    # without raising, or with no case to send there, the empty branch never appears
+    kept = prune_error_based(b.build(), X, y, subtree_raising=False)
+    assert kept.node_count == 5 and kept.codes_of(2).tolist() == [0, 1, -1]

@@ -71,12 +71,15 @@ entries and grows the tree the dense input grows (``grower`` is then not used;
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from .base import (AnyOf, DecisionTreeClassifierBase, DecisionTreeRegressorBase, Interval,
                    Options, RandomState, Registered, clone)
 from .criteria import Criterion, criterion_names, get_criterion
 from .feature_draw import draw_seed, features_to_consider, node_permutation, resolve_max_features
+from .bestfirst import grow_best_first
 from .grow import NodeStats, grow_tree
 from .levelwise import grow_levelwise
 from .sparse_scan import check_sparse_X, grow_sparse_cart, is_sparse, sparse_apply
@@ -558,13 +561,16 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
               grower: str = "recursive", metadata: dict | None = None,
               max_features: int | None = None, seed: int = 0,
               min_weight_leaf: float = 0.0, missing: str = "error",
-              max_surrogates: int = 5) -> Tree:
+              max_surrogates: int = 5, max_leaf_nodes: int | None = None) -> Tree:
     """Grow a CART tree with the recursive grower (``grower="recursive"``, any features)
     or the level-wise grower (``"levelwise"``; categorical columns through the same subset search
     as the recursive one, :func:`_subset_candidates`; no missing values). ``max_features``
     (a count, or None for all) and ``seed``: the random features per node of
     :mod:`treebook.feature_draw`, the same in both growers. ``missing``: the rule for
-    missing values (:func:`cart_split_finder`; only the recursive grower has one)."""
+    missing values (:func:`cart_split_finder`; only the recursive grower has one). ``max_leaf_nodes`` (an int
+    >= 2): grow best-first to at most that many leaves
+    (:func:`treebook.bestfirst.grow_best_first`, with the recursive grower's split finder
+    and node statistics)."""
     X = np.asarray(X, dtype=float)
     w = np.asarray(sample_weight, dtype=float)
     criterion = get_criterion(criterion, regression=n_classes == 0)
@@ -573,6 +579,9 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
     params = dict(n_classes=n_classes, criterion=criterion, max_depth=max_depth,
                   min_samples_split=min_samples_split, min_samples_leaf=min_samples_leaf,
                   min_impurity_decrease=min_impurity_decrease, metadata=metadata)
+    if max_leaf_nodes is not None and grower == "levelwise":
+        raise ValueError("max_leaf_nodes grows best-first, not level by level: use "
+                         "grower='recursive' (or 'auto')")
     if grower == "levelwise":
         params.update(max_features=max_features, seed=seed, min_weight_leaf=min_weight_leaf)
         if categorical.any():  # the same subset search, node by node
@@ -606,11 +615,13 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
         return NodeStats(value[0], float(W[0]), float(imp_node[0]),
                          bool(imp_node[0] <= IMPURITY_TOLERANCE))
 
-    return grow_tree(X, y, w, find_split=finder, n_classes=n_classes,
-                     max_depth=max_depth,
-                     min_samples_split=max(min_samples_split, 2 * min_samples_leaf),
-                     min_gain=-np.inf, metadata=metadata, node_stats=stats,
-                     missing="error" if missing == "error" else "stop")
+    grow = grow_tree
+    if max_leaf_nodes is not None:
+        grow = partial(grow_best_first, max_leaf_nodes=max_leaf_nodes)
+    return grow(X, y, w, find_split=finder, n_classes=n_classes, max_depth=max_depth,
+                min_samples_split=max(min_samples_split, 2 * min_samples_leaf),
+                min_gain=-np.inf, metadata=metadata, node_stats=stats,
+                missing="error" if missing == "error" else "stop")
 
 
 # ------------------------------------------------------------------ the naive scan
@@ -658,6 +669,7 @@ CART_CONSTRAINTS = {
                           Interval(float, 0.0, 1.0, closed="right", strict=True)),
     "missing": Options(*MISSING_RULES),
     "max_surrogates": Interval(int, 0, None),
+    "max_leaf_nodes": Interval(int, 2, None, allow_none=True),
 }
 
 _MISSING_HINT = ("This estimator was built with missing='error'; use missing='learn' "
@@ -695,7 +707,7 @@ def missing_rule_of_tree(tree: Tree, missing: str) -> Tree:
 
 
 def _grow_sparse(X, y, w, *, grower, max_features, seed, categorical, n_categories,
-                 **params):
+                 missing, max_surrogates, max_leaf_nodes, **params):
     """:func:`treebook.sparse_scan.grow_sparse_cart` called as :func:`grow_cart` is."""
     return grow_sparse_cart(X, y, w, **params)
 
@@ -729,20 +741,25 @@ class _CARTMixin:
 
         categorical = self.encoder_.is_categorical
         grower = self.grower
-        if grower == "auto":
-            # the one dispatch point: the level-wise grower has no rule for missing values,
-            # so data with NaN (and rpart's surrogates) grow with the recursive grower
+        grow = grow_cart
+        if is_sparse(X):  # the scan over nonzeros (treebook.sparse_scan)
+            for name, unsupported in (("max_features", self.max_features is not None),
+                                      ("max_leaf_nodes", self.max_leaf_nodes is not None),
+                                      ("missing='surrogate'", self.missing == "surrogate")):
+                if unsupported:
+                    raise ValueError(f"{name} is not supported with sparse X yet; "
+                                     "pass X.toarray()")
+            grow, grower = _grow_sparse, "sparse"
+        elif grower == "auto":
+            # the one dispatch point: the level-wise grower has no rule for missing values
+            # and grows level by level, so data with NaN, rpart's surrogates and
+            # best-first growth (max_leaf_nodes) use the recursive grower
             grower = ("recursive" if self.missing == "surrogate" or np.isnan(X).any()
+                      or self.max_leaf_nodes is not None
                       else "levelwise")
         metadata = self._metadata(classes)
         metadata.setdefault("extra", {}).update(algorithm="CART",
                                                 criterion=get_criterion(self.criterion).name)
-        grow = grow_cart
-        if is_sparse(X):  # the scan over nonzeros (treebook.sparse_scan)
-            if self.max_features is not None:
-                raise ValueError("max_features is not supported with sparse X yet; use "
-                                 "max_features=None or pass X.toarray()")
-            grow, grower = _grow_sparse, "sparse"
         tree = grow(
             X, y, w, n_classes=n_classes, criterion=self.criterion, categorical=categorical,
             n_categories=[0 if c is None else len(c) for c in self.encoder_.categories],
@@ -751,7 +768,8 @@ class _CARTMixin:
             seed=draw_seed(self.random_state) if self.max_features is not None else 0,
             min_weight_leaf=self.min_weight_fraction_leaf * float(np.sum(w)),
             min_impurity_decrease=self.min_impurity_decrease, grower=grower,
-            metadata=metadata, missing=self.missing, max_surrogates=self.max_surrogates)
+            metadata=metadata, missing=self.missing, max_surrogates=self.max_surrogates,
+            max_leaf_nodes=self.max_leaf_nodes)
         tree = missing_rule_of_tree(tree, self.missing)
         if self.cp is not None:
             tree = _rpart_cp_prune(tree, self.cp)
@@ -877,6 +895,11 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         the module docstring.
     max_surrogates : int ≥ 0 (default 5, rpart's ``maxsurrogate``) — surrogate splits kept
         per node with ``missing="surrogate"``.
+    max_leaf_nodes : int ≥ 2 or None — grow best-first (scikit-learn's
+        ``BestFirstTreeBuilder``): the leaf whose split improves the weighted impurity
+        most is split next, until the tree has this many leaves
+        (:mod:`treebook.bestfirst`); the other stopping rules still apply. None: no
+        limit (depth-first growth).
 
     Attributes after ``fit`` (besides the shared ones: ``tree_``, ``classes_``, …):
     ``full_tree_``, the tree before ``ccp_alpha`` pruning (``tree_`` itself when
@@ -894,7 +917,7 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
                  min_samples_leaf=1, min_impurity_decrease=0.0, ccp_alpha=0.0,
                  random_state=None, ccp_risk="impurity", grower="auto", cp=None,
                  class_weight=None, max_features=None, min_weight_fraction_leaf=0.0,
-                 missing="learn", max_surrogates=5):
+                 missing="learn", max_surrogates=5, max_leaf_nodes=None):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -910,6 +933,7 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         self.class_weight = class_weight
         self.missing = missing
         self.max_surrogates = max_surrogates
+        self.max_leaf_nodes = max_leaf_nodes
 
     def _class_weights(self, y) -> np.ndarray:
         """Weight of each class code under ``class_weight``."""
@@ -961,7 +985,7 @@ class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
                  min_samples_leaf=1, min_impurity_decrease=0.0, ccp_alpha=0.0,
                  random_state=None, ccp_risk="impurity", grower="auto", cp=None,
                  max_features=None, min_weight_fraction_leaf=0.0, missing="learn",
-                 max_surrogates=5):
+                 max_surrogates=5, max_leaf_nodes=None):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -976,6 +1000,7 @@ class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
         self.min_weight_fraction_leaf = min_weight_fraction_leaf
         self.missing = missing
         self.max_surrogates = max_surrogates
+        self.max_leaf_nodes = max_leaf_nodes
 
     def _validate_params(self):
         super()._validate_params()

@@ -23,7 +23,8 @@ HERE = Path(__file__).resolve().parent
 
 def read_arff(path: Path, build_dir: Path):
     """``(X, y, class_names)`` exactly as Weka reads ``path``: nominal attributes as
-    strings (NaN for ``?``), numeric ones as floats, and the class as a pandas
+    pandas Categoricals in the ARFF's declared value order (NaN for ``?``), numeric ones
+    as floats, and the class as a pandas
     Categorical in the ARFF's declared order (unused classes included)."""
     out = _java(build_dir, [(path, "DUMP")])
     attrs, rows = [], []
@@ -34,10 +35,12 @@ def read_arff(path: Path, build_dir: Path):
         elif fields[0] == "ROW":
             rows.append(fields[1:])
     columns = {}
-    for j, (name, kind, _) in enumerate(attrs):
+    for j, (name, kind, values) in enumerate(attrs):
         raw = [r[j] for r in rows]
         if kind == "nominal":
-            columns[name] = pd.Series([np.nan if v == "?" else v for v in raw], dtype=object)
+            # the declared order: J48's -B keeps the first of equally good values in it
+            columns[name] = pd.Series(pd.Categorical([np.nan if v == "?" else v for v in raw],
+                                                     categories=values))
         else:
             columns[name] = pd.Series([np.nan if v == "?" else float(v) for v in raw],
                                       dtype=float)

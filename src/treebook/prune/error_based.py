@@ -25,7 +25,11 @@ it makes ``t`` a leaf if that is no worse (within 0.1 errors) than both alternat
 else replaces ``t`` by its largest branch if that is no worse than the subtree, and then
 prunes the raised subtree again (its cases have changed). Raising needs the training
 cases, because the cases of the other branches are re-distributed through the raised
-subtree; :func:`prune_error_based` therefore takes the (encoded) training data.
+subtree; :func:`prune_error_based` therefore takes the (encoded) training data. While it
+prunes, a multiway test has a branch for *every* value of its attribute, as in J48: a
+value that no case had at the node gets an empty leaf, and a raised case with that value
+goes there (not spread over the other branches); branches still empty at the end are
+dropped again, so their values have no branch, as the grower makes them.
 
 ``z`` comes from one of two places (``z_source``):
 
@@ -187,9 +191,30 @@ def _from_tree(tree: Tree) -> _Node:
         codes = tree.codes_of(i).copy() if kind in (NodeKind.MULTIWAY, NodeKind.SUBSET) else None
         nodes.append(_Node(kind, int(tree.feature[i]), float(tree.threshold[i]), codes,
                            counts=tree.value[i].astype(float), n_rows=int(tree.n_samples[i])))
+    K = tree.value.shape[1]
     for i in range(tree.node_count):
-        nodes[i].children = [nodes[c] for c in tree.children_of(i)] if not nodes[i].is_leaf else []
+        node = nodes[i]
+        node.children = [nodes[c] for c in tree.children_of(i)] if not node.is_leaf else []
+        if node.kind == NodeKind.MULTIWAY and np.any(node.codes < 0):
+            # J48's multiway test has a branch for every value, an empty leaf where no case
+            # had it; subtree raising can send cases there (see _empty_leaves_dropped)
+            node.children = [node.children[b] if b >= 0 else
+                             _Node(NodeKind.LEAF, counts=np.zeros(K)) for b in node.codes]
+            node.codes = np.arange(node.codes.shape[0], dtype=np.int64)
     return nodes[0]
+
+
+def _empty_leaves_dropped(node: _Node) -> None:
+    """Undo the empty branches :func:`_from_tree` added to multiway nodes where no case
+    arrived: their categories get no branch again (code -1), as the grower makes them."""
+    if node.kind != NodeKind.MULTIWAY:
+        return
+    keep = [not (c.is_leaf and float(c.counts.sum()) <= 0) for c in node.children]
+    if all(keep):
+        return
+    new_index = np.cumsum(keep) - 1
+    node.codes = np.where(np.asarray(keep)[node.codes], new_index[node.codes], -1).astype(np.int64)
+    node.children = [c for c, k in zip(node.children, keep) if k]
 
 
 def _branch_shares(node: _Node, X, rows, w, missing):
@@ -299,6 +324,7 @@ def _to_tree(root: _Node, like: Tree) -> Tree:
     stack = [(root, -1)]
     while stack:
         node, parent = stack.pop()
+        _empty_leaves_dropped(node)
         counts = node.counts
         n = float(counts.sum())
         i = builder.add_node(parent, counts, n, node.n_rows, imp.entropy(counts, check=False))
