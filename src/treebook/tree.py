@@ -533,11 +533,16 @@ def apply_compiled(tree: Tree, X) -> np.ndarray:
         child[2 * ids + 1] = tree.children[tree.children_ptr[ids] + 1]
         known_bits = np.zeros(tree.node_count, dtype=np.int64)
         right_bits = np.zeros(tree.node_count, dtype=np.int64)
-        for i in np.flatnonzero(subset & ~stops).tolist():
-            codes = tree.branch_of_code[tree.code_ptr[i]:tree.code_ptr[i + 1]]
-            bit = np.left_shift(np.int64(1), np.arange(codes.shape[0], dtype=np.int64))
-            known_bits[i] = int(bit[codes >= 0].sum())
-            right_bits[i] = int(bit[codes == 1].sum())
+        nodes = np.flatnonzero(subset & ~stops)
+        if nodes.size:  # bit c of node i: branch_of_code of code c
+            w_n = width[nodes]
+            at = np.repeat(tree.code_ptr[nodes] - np.cumsum(w_n) + w_n, w_n) + np.arange(
+                int(w_n.sum()))
+            codes = tree.branch_of_code[at]
+            node_of = np.repeat(nodes, w_n)
+            bit = np.left_shift(np.int64(1), at - np.repeat(tree.code_ptr[nodes], w_n))
+            np.add.at(known_bits, node_of[codes >= 0], bit[codes >= 0])
+            np.add.at(right_bits, node_of[codes == 1], bit[codes == 1])
         walk_thresholds(X, feature, tree.threshold, known_bits, right_bits, child, out)
         return out
     walk_tree(X, feature, tree.kind == NodeKind.THRESHOLD, tree.threshold, tree.children_ptr,
