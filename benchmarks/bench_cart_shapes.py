@@ -155,18 +155,23 @@ COLUMNS = ("shape", "n", "repeats", "fit_sklearn_s", "fit_treebook_s", "fit_rati
            "memory_treebook_mib", "memory_ratio")
 
 
-def write_csv(path: str, rows: list, argv) -> None:
-    """The table so far, with the command, date and commit on its first lines."""
+def current_commit() -> str:
+    res = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                         text=True, cwd=os.path.dirname(os.path.abspath(__file__)))
+    return res.stdout.strip() or "unknown"
+
+
+def write_csv(path: str, rows: list, argv, commit: str) -> None:
+    """The table so far, with the command, date and commit (of the code that ran) on its
+    first lines."""
     import pandas as pd
 
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True, cwd=os.path.dirname(os.path.abspath(__file__)))
     with open(path, "w") as fh:
         fh.write("# command: python benchmarks/bench_cart_shapes.py "
                  + " ".join(argv if argv is not None else sys.argv[1:]) + "\n")
         fh.write(f"# date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} "
                  f"UTC ({os.cpu_count()} CPUs, shared with other jobs)\n")
-        fh.write(f"# commit: {commit.stdout.strip() or 'unknown'}\n")
+        fh.write(f"# commit: {commit}\n")
         pd.DataFrame(rows).reindex(columns=[c for c in COLUMNS if any(c in r for r in rows)]
                                    ).to_csv(fh, index=False, float_format="%.4g")
 
@@ -181,6 +186,7 @@ def main(argv=None) -> None:
     ap.add_argument("--csv", help="also write the table here, row by row (with command, "
                                   "date and commit)")
     args = ap.parse_args(argv)
+    commit = current_commit()  # the code this process imports
     rows = []
     reps = args.repeats * len(args.sizes) if len(args.repeats) == 1 else args.repeats
     for n, r in zip((int(s) for s in args.sizes), reps):
@@ -190,7 +196,7 @@ def main(argv=None) -> None:
                 row.update(bench_memory(shape, n))
             rows.append(row)
             if args.csv:
-                write_csv(args.csv, rows, argv)
+                write_csv(args.csv, rows, argv, commit)
     print("| shape | n | fit ratio | predict ratio | memory ratio | fit sk / tb (s) |")
     print("|---|---|---|---|---|---|")
     for r in rows:

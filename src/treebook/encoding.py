@@ -199,6 +199,17 @@ def check_cells(values: np.ndarray, column: str) -> None:
                          "(e.g. strings) first")
 
 
+def _own_categories(col):
+    """The categories of a pandas categorical column as an object array (every cell is one
+    of them or missing), or None for any other column or for float16/32 categories."""
+    if not (isinstance(col, pd.Series) and isinstance(col.dtype, pd.CategoricalDtype)):
+        return None
+    cats = np.asarray(col.dtype.categories.to_numpy(dtype=object), dtype=object)
+    if any(isinstance(v, (np.float16, np.float32)) for v in cats.tolist()):
+        return None
+    return cats
+
+
 def _prepare(col, fname: str, temporal: str | None = None):
     """``(values, missing)`` of one input column: temporal columns as float nanoseconds,
     numeric ones (nullable pandas dtypes included, ``pd.NA`` as NaN) as float64 by value,
@@ -224,13 +235,12 @@ def _prepare(col, fname: str, temporal: str | None = None):
                 return vals, np.zeros(vals.shape[0], dtype=bool)
             return raw, np.isnan(raw)
         vals = col.to_numpy(dtype=object)
-        if isinstance(dt, pd.CategoricalDtype):
+        cats = _own_categories(col)
+        if cats is not None:
             # every cell is one of the categories (or missing): checking the categories
             # checks the cells, without a Python loop over the rows
-            cats = np.asarray(dt.categories.to_numpy(dtype=object), dtype=object)
-            if not any(isinstance(v, (np.float16, np.float32)) for v in cats.tolist()):
-                check_cells(cats, where)
-                return vals, _is_missing(vals)
+            check_cells(cats, where)
+            return vals, _is_missing(vals)
     else:
         vals = np.asarray(col)
         if vals.dtype.kind == "c":
@@ -404,6 +414,21 @@ class FeatureEncoder:
         n = len(cols[0])
         out = np.empty((n, len(cols)))
         for j, (fname, col, cats) in enumerate(zip(names, cols, self.categories)):
+            own = _own_categories(col) if cats is not None and not prepared else None
+            if own is not None:
+                # a pandas categorical: check and look up its categories, not its cells
+                cc = col.cat.codes.to_numpy()
+                if (cc < 0).any() and not allow_missing:
+                    raise ValueError(
+                        f"{name} column {fname!r} has missing values (NaN/None)."
+                        + (f" {missing_hint}" if missing_hint else ""))
+                if len(cats):
+                    check_cells(np.concatenate([own, cats]), f"{name} column {fname!r}")
+                lookup = pd.Index(cats, dtype=object).get_indexer(
+                    pd.Index(own, dtype=object)).astype(float)
+                out[:, j] = (np.where(cc >= 0, lookup[np.maximum(cc, 0)], np.nan)
+                             if own.size else np.nan)
+                continue
             if prepared:
                 col_np = col
                 miss = (np.isnan(col_np) if col_np.dtype.kind == "f" else _is_missing(col_np))

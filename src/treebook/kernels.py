@@ -13,8 +13,8 @@ in exactly the order written):
 * :func:`mark_right` and :func:`partition_list` — which rows go right, and the stable partition of one attribute list into the open
   children's segments (``levelwise._partition_lists``);
 * :func:`walk_tree` — the prediction walk (``Tree.route(missing="stop")`` in numpy), and
-  :func:`walk_thresholds`, the same walk for trees of threshold tests only, with packed
-  tables (:func:`treebook.tree.apply_binary` in numpy).
+  :func:`walk_thresholds`, the same walk for trees of binary tests (thresholds and
+  category subsets), with packed tables (:func:`treebook.tree.apply_binary` in numpy).
 
 The numpy versions stay the reference: the tests grow every shape with both and compare
 the trees array for array. Bit-identity needs the same arithmetic in the same order, so
@@ -390,14 +390,17 @@ def mark_right(P, starts, seg_len, nodes, cut_after, go_right):
 
 
 @njit(cache=True, nogil=True)
-def walk_thresholds(X, feature, threshold, child, out):
-    """:func:`walk_tree` for a tree of threshold tests only, with its tables packed: node
-    ``i`` sends a row to ``child[2i + 1]`` when ``x_f > t`` (``f = feature[i]``,
-    ``t = threshold[i]``), else to ``child[2i]``; ``feature[i] = -1`` at a node where
-    rows stop. A missing value (NaN) stops the row at the node that tests it."""
+def walk_thresholds(X, feature, threshold, known_bits, right_bits, child, out):
+    """:func:`walk_tree` for a tree of binary tests (CART's), with its tables packed.
+
+    Node ``i`` reads ``x = x_f`` (``f = feature[i]``; ``-1``: rows stop here). A threshold
+    test (``known_bits[i] = 0``) sends the row to ``child[2i + 1]`` when ``x > t``, else
+    to ``child[2i]``; a subset test sends category code ``c`` right when bit ``c`` of
+    ``right_bits[i]`` is set, left when only bit ``c`` of ``known_bits[i]`` is, and stops
+    the row when neither is (no branch for ``c``). A missing value (NaN) stops the row."""
     n = X.shape[0]
     group = 8
-    node = np.zeros(group, dtype=np.int64)  # -1 - i: stopped at node i (missing value)
+    node = np.zeros(group, dtype=np.int64)  # -1 - i: stopped at node i
     for start in range(0, n, group):
         g = min(group, n - start)
         for r in range(g):
@@ -412,10 +415,19 @@ def walk_thresholds(X, feature, threshold, child, out):
                 f = feature[i]
                 if f >= 0:
                     x = X[start + r, f]
+                    b = -1
                     if x != x:
+                        b = -1
+                    elif known_bits[i] == 0:
+                        b = 1 if x > threshold[i] else 0
+                    elif x > -1.0 and x < 63.0:  # code int(x), truncated as numpy does
+                        c = int(x)
+                        if (known_bits[i] >> c) & 1:
+                            b = (right_bits[i] >> c) & 1
+                    if b < 0:
                         node[r] = -1 - i
                     else:
-                        node[r] = child[2 * i + (1 if x > threshold[i] else 0)]
+                        node[r] = child[2 * i + b]
                         moving += 1
         for r in range(g):
             out[start + r] = node[r] if node[r] >= 0 else -1 - node[r]

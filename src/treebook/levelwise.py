@@ -20,7 +20,10 @@ attribute lists*, in numpy:
    children's sizes are known, so where each child's block goes is the same for every
    feature. No list is sorted again.
 
-Numeric features only (categorical subsets go through the recursive grower). The result
+Categorical columns are searched node by node with the recursive grower's subset search
+(Breiman's order for two classes and regression; every subset, or the orders by each
+class, for three or more), on each node's rows in increasing order, which a row-id list
+partitioned with the others provides. The result
 equals the recursive grower's tree: the same cut candidates (a cut lies between sorted
 neighbours ``v < v'`` with ``v' > v + 1e-7``), the same scores, the same tie rule (scores
 within a relative ``1e-12`` tie; the first feature in column order wins, then the
@@ -28,6 +31,11 @@ smallest threshold), the same node statistics summed in the same order. With int
 weights (or none) every count is an exact integer and the trees are identical bit for
 bit; with fractional weights or regression the prefix sums are rounded differently, so
 two different cuts whose scores agree to about ``1e-12`` may be chosen differently.
+
+**Engines.** ``engine="numpy"`` is the reference: every step above in whole-array numpy
+operations. ``engine="compiled"`` (the default) runs the scan, the subset search and the
+partition as the loops of :mod:`treebook.kernels` (chapter 8), which add the same numbers
+in the same order, so both engines build the same tree bit for bit.
 
 Indices are ``intp`` wherever an array indexes another: numpy converts a narrower index
 array on every gather, which costs more than the memory saved.

@@ -584,12 +584,28 @@ def apply_compiled(tree: Tree, X) -> np.ndarray:
     stops = (tree.kind == NodeKind.LEAF) | (tree.weighted_n <= 0)
     feature = np.where(stops, -1, tree.feature).astype(np.int64)
     out = np.empty(X.shape[0], dtype=np.int64)
-    if tree._threshold_only():  # two branches everywhere: one packed child table
+    binary = (tree.kind == NodeKind.LEAF) | (tree.kind == NodeKind.THRESHOLD)
+    subset = tree.kind == NodeKind.SUBSET
+    width = tree.code_ptr[1:] - tree.code_ptr[:-1]
+    if np.all(binary | (subset & (width <= 63))):
+        # two branches everywhere: one packed child table, subsets as bit masks
         child = np.repeat(np.arange(tree.node_count, dtype=np.int64), 2)
         ids = np.flatnonzero(~stops)
         child[2 * ids] = tree.children[tree.children_ptr[ids]]
         child[2 * ids + 1] = tree.children[tree.children_ptr[ids] + 1]
-        walk_thresholds(X, feature, tree.threshold, child, out)
+        known_bits = np.zeros(tree.node_count, dtype=np.int64)
+        right_bits = np.zeros(tree.node_count, dtype=np.int64)
+        nodes = np.flatnonzero(subset & ~stops)
+        if nodes.size:  # bit c of node i: branch_of_code of code c
+            w_n = width[nodes]
+            at = np.repeat(tree.code_ptr[nodes] - np.cumsum(w_n) + w_n, w_n) + np.arange(
+                int(w_n.sum()))
+            codes = tree.branch_of_code[at]
+            node_of = np.repeat(nodes, w_n)
+            bit = np.left_shift(np.int64(1), at - np.repeat(tree.code_ptr[nodes], w_n))
+            np.add.at(known_bits, node_of[codes >= 0], bit[codes >= 0])
+            np.add.at(right_bits, node_of[codes == 1], bit[codes == 1])
+        walk_thresholds(X, feature, tree.threshold, known_bits, right_bits, child, out)
         return out
     walk_tree(X, feature, tree.kind == NodeKind.THRESHOLD, tree.threshold, tree.children_ptr,
               tree.children, tree.code_ptr, tree.branch_of_code, out)
