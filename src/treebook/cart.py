@@ -779,6 +779,11 @@ class _CARTMixin:
         return tree
 
     # ---------------------------------------------------------------- sparse input
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
     def _encode_fit(self, X, sample_weight):
         if not is_sparse(X):
             return super()._encode_fit(X, sample_weight)
