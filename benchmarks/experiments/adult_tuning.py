@@ -20,7 +20,9 @@ Usage::
     nice python benchmarks/experiments/adult_tuning.py                   # full
     python benchmarks/experiments/adult_tuning.py --rows 3000 --splits 3 --repeats 1
 
-Writes ``results/adult_tuning.csv`` (one row per outer fold and tuner, with the chosen
+With ``--folds``, only those outer folds are run (the folds are the same in every
+process: they depend only on the seed); the chapter reads every
+``results/adult_tuning*.csv``. Writes ``results/adult_tuning.csv`` (one row per outer fold and tuner, with the chosen
 parameters, the inner CV accuracy of the choice, and the outer scores) and
 ``results/adult_tuning_grid.csv`` (the inner CV table of every outer fold).
 """
@@ -50,11 +52,15 @@ TUTORIAL = {"max_depth": (3, 10), "min_samples_leaf": (5, 20)}
 def main():
     p = parser(__doc__, splits=3, repeats=2)
     p.add_argument("--inner", type=int, default=3)
+    p.add_argument("--folds", type=int, nargs="*", default=None,
+                   help="run only these outer folds (indices 0 .. splits*repeats-1), e.g. to "
+                        "share the work between processes; each writes its own --out")
     args = p.parse_args()
     X, y = adult("train", args.rows)
     X = fill_missing(X)
     rows, grids = [], []
-    for f in repeated_folds(y, args.splits, args.repeats, random_state=0):
+    outer = repeated_folds(y, args.splits, args.repeats, random_state=0)
+    for f in outer if args.folds is None else [outer[i] for i in args.folds]:
         X_tr, y_tr, X_te, y_te = X.iloc[f.train], y[f.train], X.iloc[f.test], y[f.test]
         t0 = time.perf_counter()
         grid = grid_scores(CARTClassifier(), X_tr, y_tr, DEPTHS, LEAVES,
