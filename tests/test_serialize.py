@@ -167,3 +167,24 @@ def test_pickle_still_works(learner):
     back = pickle.loads(pickle.dumps(model))
     assert np.array_equal(back.predict(X), model.predict(X))
     assert back.export_text() == model.export_text()
+
+
+@pytest.mark.parametrize("missing", ["learn", "surrogate"])
+def test_cart_missing_value_rule_survives_the_round_trip(missing):
+    # CART's prediction-time rule for NaN (missing_go, surrogates) is part of the model:
+    # without it a loaded tree sends missing values elsewhere and predicts differently
+    from treebook import CARTClassifier
+    from treebook.serialize import from_json
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(400, 4))
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    X[rng.random(X.shape) < 0.2] = np.nan
+    model = CARTClassifier(max_depth=4, missing=missing).fit(X, y)
+    back = from_json(model.to_json())
+    assert np.array_equal(back.tree_.missing_go, model.tree_.missing_go)
+    assert len(back.tree_.surrogates) == len(model.tree_.surrogates)
+    assert back.tree_.unseen_as_missing == model.tree_.unseen_as_missing
+    assert np.array_equal(back.predict_proba(X), model.predict_proba(X))
+    if missing == "surrogate":
+        assert any(len(s) for s in back.tree_.surrogates)

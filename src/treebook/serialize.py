@@ -52,6 +52,16 @@ the order of ``classes``; for regression one number, the mean response),
 Parents and depths are not stored: they follow from ``children``, and loading checks
 that the children form a tree in pre-order.
 
+``"missing_rule"`` is ``null`` except for a CART tree grown with ``missing="learn"`` or
+``"surrogate"``, whose prediction-time rule for a missing value (NaN) it records:
+``{"missing_go": [...], "unseen_as_missing": bool, "surrogates": [[...], ...]}``.
+``missing_go[i]`` is the branch (0, 1; ``-1``: none, the case stops) a case missing node
+``i``'s feature takes; ``unseen_as_missing`` routes an unseen category the same way;
+``surrogates`` is empty or one list per node, each surrogate split an object
+``{"feature", "kind": "threshold" | "subset", "agreement", "adjusted", "threshold",
+"low_branch", "branch_of_code"}`` (:class:`treebook.splits.Surrogate`), tried in order
+before ``missing_go``. A document without the key reads as ``null``.
+
 An **encoder** (``{"type": "encoder", ...}``) is :class:`treebook.encoding.FeatureEncoder`:
 ``names`` (the column names), ``categories`` (per column: the sorted category labels as a
 value, or ``null`` for a numeric column), ``from_pandas`` and ``temporal`` (per column
@@ -288,7 +298,65 @@ def tree_to_dict(tree) -> dict:
             "categories": [_encode_value(c, where + ".categories") for c in tree.categories],
             "classes": _encode_value(tree.classes, where + ".classes"),
             "extra": _encode_value(dict(tree.extra), where + ".extra"),
+            "missing_rule": _missing_rule_to_dict(tree),
             "nodes": nodes}
+
+
+def _missing_rule_to_dict(tree):
+    """CART's prediction-time rule for missing values (``null`` for the other learners)."""
+    if tree.missing_go is None:
+        return None
+    names, _ = _kind_codes()
+    surrogates = []
+    for i in range(tree.node_count):
+        here = tree.surrogates[i] if i < len(tree.surrogates) else ()
+        surrogates.append([
+            {"feature": int(s.feature), "kind": names[int(s.kind)],
+             "agreement": _float_out(s.agreement), "adjusted": _float_out(s.adjusted),
+             "threshold": _float_out(s.threshold), "low_branch": int(s.low_branch),
+             "branch_of_code": (None if s.branch_of_code is None
+                                else [int(b) for b in s.branch_of_code])}
+            for s in here])
+    return {"missing_go": [int(g) for g in tree.missing_go],
+            "unseen_as_missing": bool(tree.unseen_as_missing),
+            "surrogates": surrogates if any(surrogates) else []}
+
+
+def _missing_rule_from_dict(d, n_nodes, where):
+    """The ``missing_go``, ``surrogates`` and ``unseen_as_missing`` fields of a Tree."""
+    if d is None:
+        return {}
+    from .splits import Surrogate
+    from .tree import NodeKind
+
+    if not isinstance(d, dict):
+        raise ValueError(f"{where}: expected an object or null, got {type(d).__name__}")
+    go = _need(d, "missing_go", where, list)
+    if len(go) != n_nodes or not all(isinstance(g, int) and g >= -1 for g in go):
+        raise ValueError(f"{where}.missing_go: expected {n_nodes} integers >= -1")
+    raw = _need(d, "surrogates", where, list)
+    if raw and len(raw) != n_nodes:
+        raise ValueError(f"{where}.surrogates: expected one list per node ({n_nodes})")
+    _, codes = _kind_codes()
+    surrogates = []
+    for i, here in enumerate(raw):
+        node = []
+        for j, s in enumerate(here):
+            at = f"{where}.surrogates[{i}][{j}]"
+            kind = _need(s, "kind", at, str)
+            if kind not in ("threshold", "subset"):
+                raise ValueError(f"{at}.kind: expected 'threshold' or 'subset', got {kind!r}")
+            boc = s.get("branch_of_code")
+            node.append(Surrogate(
+                feature=int(_need(s, "feature", at, int)), kind=NodeKind(codes[kind]),
+                agreement=_float_in(_need(s, "agreement", at), at + ".agreement"),
+                adjusted=_float_in(_need(s, "adjusted", at), at + ".adjusted"),
+                threshold=_float_in(_need(s, "threshold", at), at + ".threshold"),
+                low_branch=int(_need(s, "low_branch", at, int)),
+                branch_of_code=None if boc is None else np.array(boc, dtype=np.int64)))
+        surrogates.append(tuple(node))
+    return {"missing_go": np.array(go, dtype=np.int64), "surrogates": tuple(surrogates),
+            "unseen_as_missing": bool(_need(d, "unseen_as_missing", where, bool))}
 
 
 def tree_from_dict(d: dict, where: str = "tree"):
@@ -373,6 +441,7 @@ def tree_from_dict(d: dict, where: str = "tree"):
                          for c in _need(d, "categories", where, list)),
         classes=_decode_value(_need(d, "classes", where), f"{where}.classes"),
         extra=_decode_value(_need(d, "extra", where), f"{where}.extra") or {},
+        **_missing_rule_from_dict(d.get("missing_rule"), N, f"{where}.missing_rule"),
     )
 
 
