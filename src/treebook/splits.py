@@ -344,11 +344,13 @@ def categorical_table(codes, y, w, n_categories: int, n_classes: int):
 def multiway_split(feature: int, table: np.ndarray, score: float, **info) -> Split:
     """A multiway split with one branch per category that has cases at this node.
 
-    Categories absent at the node get no branch (code → -1): a case with such a value
-    stops here at prediction time and receives this node's class distribution. That
-    predicts what C4.5 predicts when it labels an empty branch with its parent's majority
-    (Quinlan 1993); ID3 as Li Hang states it makes branches only for non-empty subsets and
-    leaves unseen values undefined.
+    Categories absent at the node get no branch (code → -1, ``UNSEEN``). Where a case with
+    such a value goes is the routing policy's choice: :class:`StopRouting` (ID3, CLS,
+    CART without surrogates) stops it here with this node's class distribution, which is
+    what C4.5 predicts when it labels an empty branch with its parent's majority (Quinlan
+    1993); :class:`FractionalRouting` (C4.5's default, ``unseen="fan"``) sends it down
+    every branch like an unknown value. ID3 as Li Hang states it makes branches only for
+    non-empty subsets and leaves unseen values undefined.
     """
     present = table.sum(axis=1) > 0
     branch_of_code = np.where(present, np.cumsum(present) - 1, UNSEEN).astype(np.int64)
