@@ -164,11 +164,12 @@ def _class_score(left_table, value, w_left, w_right, n_classes, criterion):
     return criterion.split_proxy(left, right, w_left, w_right)
 
 
-def _subset_candidates(codes, y, w, node, n_classes, n_categories, criterion,
-                       min_samples_leaf, min_weight_leaf=0.0):
-    """Best split of a categorical feature into two category subsets."""
-    value, W = node
-    codes = codes.astype(np.int64)
+def _subset_masks(codes, y, w, n_classes: int, n_categories: int):
+    """The category subsets CART scores at a node, as left masks: Breiman's ordering for
+    two classes (by class-1 proportion) and regression (by mean), all subsets of the
+    present categories for K >= 3 up to ``MAX_EXHAUSTIVE_CATEGORIES``, else the orderings
+    by each class. Returns ``(masks, stats, rows_per_category, present)`` — ``stats`` the
+    per-category ``[W, S1]`` (regression) or class table — or None with < 2 categories."""
     rows_per_cat = np.bincount(codes, minlength=n_categories)
     present = np.flatnonzero(rows_per_cat > 0)
     if present.size < 2:
@@ -178,20 +179,33 @@ def _subset_candidates(codes, y, w, node, n_classes, n_categories, criterion,
         S1c = np.bincount(codes, weights=w * y, minlength=n_categories)
         means = np.divide(S1c, Wc, out=np.zeros_like(S1c), where=Wc > 0)
         masks = ordered_subset_masks(category_order(Wc[:, None], means=means), n_categories)
-        sides = masks.astype(float) @ np.stack([Wc, S1c], axis=1)
+        return masks, np.stack([Wc, S1c], axis=1), rows_per_cat, present
+    table, _ = categorical_table(codes.astype(float), y, w, n_categories, n_classes)
+    if n_classes == 2:
+        masks = ordered_subset_masks(category_order(table), n_categories)
+    elif present.size <= MAX_EXHAUSTIVE_CATEGORIES:
+        masks = all_subset_masks(present, n_categories)
+    else:
+        masks = np.concatenate([ordered_subset_masks(category_order(table, by=k), n_categories)
+                                for k in range(n_classes)])
+    return masks, table, rows_per_cat, present
+
+
+def _subset_candidates(codes, y, w, node, n_classes, n_categories, criterion,
+                       min_samples_leaf, min_weight_leaf=0.0):
+    """Best split of a categorical feature into two category subsets."""
+    value, W = node
+    codes = codes.astype(np.int64)
+    found = _subset_masks(codes, y, w, n_classes, n_categories)
+    if found is None:
+        return None
+    masks, stats, rows_per_cat, present = found
+    if n_classes == 0:
+        sides = masks.astype(float) @ stats
         w_left = sides[:, 0]
         s_left = sides[:, 1] - w_left * value[0]
     else:
-        table, _ = categorical_table(codes.astype(float), y, w, n_categories, n_classes)
-        if n_classes == 2:
-            masks = ordered_subset_masks(category_order(table), n_categories)
-        elif present.size <= MAX_EXHAUSTIVE_CATEGORIES:
-            masks = all_subset_masks(present, n_categories)
-        else:
-            masks = np.concatenate([ordered_subset_masks(category_order(table, by=k),
-                                                         n_categories)
-                                    for k in range(n_classes)])
-        left_table = subset_tables(table, masks)[:, 0, :]
+        left_table = subset_tables(stats, masks)[:, 0, :]
         w_left = left_table.sum(axis=1)
     n_left = masks.astype(np.int64) @ rows_per_cat
     ok = (n_left >= min_samples_leaf) & (codes.shape[0] - n_left >= min_samples_leaf)
@@ -243,29 +257,11 @@ def _learn_candidates(x, y, w, node, n_classes, criterion, categorical, n_catego
         stat_k = np.bincount(yk, weights=wk, minlength=n_classes).astype(float)
         stat_m = np.bincount(y[nan], weights=w[nan], minlength=n_classes).astype(float)
     if categorical:
-        codes = xk.astype(np.int64)
-        rows_per_cat = np.bincount(codes, minlength=n_categories)
-        present = np.flatnonzero(rows_per_cat > 0)
-        if present.size < 2:
+        found = _subset_masks(xk.astype(np.int64), yk, wk, n_classes, n_categories)
+        if found is None:
             return None
-        if n_classes == 0:
-            Wc = np.bincount(codes, weights=wk, minlength=n_categories)
-            S1c = np.bincount(codes, weights=wk * yk, minlength=n_categories)
-            means = np.divide(S1c, Wc, out=np.zeros_like(S1c), where=Wc > 0)
-            masks = ordered_subset_masks(category_order(Wc[:, None], means=means),
-                                         n_categories)
-            left = masks.astype(float) @ np.stack([Wc, S1c], axis=1)
-        else:
-            table, _ = categorical_table(xk, yk, wk, n_categories, n_classes)
-            if n_classes == 2:
-                masks = ordered_subset_masks(category_order(table), n_categories)
-            elif present.size <= MAX_EXHAUSTIVE_CATEGORIES:
-                masks = all_subset_masks(present, n_categories)
-            else:
-                masks = np.concatenate([ordered_subset_masks(category_order(table, by=k),
-                                                             n_categories)
-                                        for k in range(n_classes)])
-            left = masks.astype(float) @ table
+        masks, stats, rows_per_cat, present = found
+        left = masks.astype(float) @ stats
         n_left = masks.astype(np.int64) @ rows_per_cat
         thresholds = np.full(masks.shape[0], np.nan)
     else:
