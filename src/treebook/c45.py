@@ -63,6 +63,8 @@ __all__ = [
     "c45_gain_ratio",
     "min_split_weight",
     "numeric_candidate",
+    "threshold_candidate",
+    "threshold_at",
     "categorical_candidate",
     "binary_categorical_candidate",
     "choose_candidate",
@@ -197,11 +199,31 @@ def numeric_candidate(x, y, w, *, feature: int, n_classes: int, min_samples_leaf
     """
     x = np.asarray(x, dtype=float)
     w = np.asarray(w, dtype=float)
-    total = float(w.sum())
     scan = threshold_tables(x, y, w, n_classes)           # one sort, prefix sums
+    return threshold_candidate(scan, float(w.sum()), int(np.count_nonzero(~np.isnan(x))),
+                               feature=feature, n_classes=n_classes,
+                               min_samples_leaf=min_samples_leaf,
+                               mdl_correction=mdl_correction,
+                               training_values=training_values)
+
+
+def threshold_candidate(scan: dict, total: float, n_known: int, *, feature: int,
+                        n_classes: int, min_samples_leaf: int, mdl_correction: bool = True,
+                        training_values=None) -> Candidate | None:
+    """C4.5's best threshold test from one sorted scan of a node, or None.
+
+    ``scan``: the cuts of the node's attribute, as :func:`treebook.splits.threshold_tables`
+    returns them (``tables``, ``lower``, ``upper``, ``known``, ``missing``); ``total``: the
+    node's weight ``|D|``; ``n_known``: how many of its cases have a known value. The
+    admissible cuts (gap above ``MIN_CUT_GAP``, ``min_split_weight`` each side) are scored
+    by ``F · g(D_k, cut)``, the best (ties to the lowest) is charged the MDL penalty
+    ``log2(N_cuts)/|D|``. Shared by :func:`numeric_candidate` (which sorts the node's
+    cases) and the fast grower (:func:`treebook.c45_fast.grow_c45`, which keeps them
+    sorted), so both score a cut with the same arithmetic.
+    """
     known_w = float(scan["known"].sum())
     min_split = min_split_weight(known_w, n_classes, min_samples_leaf)
-    if np.count_nonzero(~np.isnan(x)) < 2 * min_split:   # J48: too few known cases
+    if n_known < 2 * min_split:                           # J48: too few known cases
         return None
     tables = scan["tables"]
     left = tables[:, 0, :].sum(axis=1)
@@ -210,26 +232,43 @@ def numeric_candidate(x, y, w, *, feature: int, n_classes: int, min_samples_leaf
     n_cuts = int(np.count_nonzero(ok))
     if n_cuts == 0:
         return None
-    known_fraction = known_w / total
-    gains = known_fraction * imp.information_gain(tables[ok], check=False)
+    gains = known_w / total * imp.information_gain(tables[ok], check=False)
     j = best_index(gains)                                  # ties: the first (lowest) cut
-    raw_gain = float(gains[j])
+    values = scan["lower"] if training_values is None else training_values
+    return threshold_at(tables[ok][j], scan["missing"], scan["lower"][ok][j],
+                        scan["upper"][ok][j], float(gains[j]), n_cuts, total,
+                        feature=feature, mdl_correction=mdl_correction, values=values)
+
+
+def threshold_at(table, missing, lower: float, upper: float, raw_gain: float, n_cuts: int,
+                 total: float, *, feature: int, mdl_correction: bool, values,
+                 split_info: float | None = None) -> Candidate:
+    """The candidate of the chosen cut between the sorted values ``lower < upper``.
+
+    ``table``: its known cases' class weights (left, right); ``missing``: the unknown
+    cases'; ``raw_gain``: ``F · g``; ``n_cuts``: how many cuts were admissible; ``total``:
+    ``|D|``; ``values``: the sorted distinct values a threshold is reported from. The MDL
+    charge, the midpoint, the threshold and the split information
+    (:func:`c45_split_information`, unless ``split_info`` brings it: the fast grower
+    computes it for all attributes of a node in one call) are computed here, once for
+    both growers.
+    """
     penalty = np.log2(n_cuts) / total if mdl_correction else 0.0
     gain = raw_gain - penalty
     # no cut gains anything, or the best one does not pay for its choice: inadmissible
     admissible = raw_gain > SMALL and gain >= SMALL
-    lower, upper = scan["lower"][ok][j], scan["upper"][ok][j]
     midpoint = (lower + upper) / 2
     if midpoint >= upper:                                  # rounding: keep the cut between
         midpoint = lower
-    values = scan["lower"] if training_values is None else training_values
-    # C4.5 reports the largest training value not above the midpoint (GreatestValueBelow)
-    below = np.asarray(values)[np.asarray(values) <= midpoint]
-    threshold = float(below.max()) if below.size else float(lower)
-    table = tables[ok][j]
-    split_info = c45_split_information(table, scan["missing"])
+    values = np.asarray(values)
+    # C4.5 reports the largest training value not above the midpoint (GreatestValueBelow);
+    # the values are sorted, so it is the one before where the midpoint would go
+    at = int(np.searchsorted(values, midpoint, side="right"))
+    threshold = float(values[at - 1]) if at > 0 else float(lower)
+    if split_info is None:
+        split_info = c45_split_information(table, missing)
     return Candidate(feature, NodeKind.THRESHOLD, gain, split_info, _ratio(gain, split_info),
-                     table, scan["missing"], raw_gain, penalty, threshold, float(midpoint),
+                     table, missing, raw_gain, penalty, threshold, float(midpoint),
                      n_cuts, admissible=admissible)
 
 
@@ -488,6 +527,10 @@ class C45Classifier(DecisionTreeClassifierBase):
         against the rest (:func:`binary_categorical_candidate`) instead of multiway.
     collapse : bool — J48's collapsing of subtrees that do not lower the training error
         (:func:`collapse`, done by C4.5 while growing); ``False`` is J48's ``-O``.
+    grower : ``"fast"`` (default: each numeric column sorted once, compiled scans,
+        :func:`treebook.c45_fast.grow_c45`) or ``"readable"`` (the textbook recursion,
+        :func:`treebook.grow.grow_tree` with :func:`c45_split_finder`, the tested
+        definition). Both grow the same tree.
     """
 
     _parameter_constraints = {
@@ -502,6 +545,7 @@ class C45Classifier(DecisionTreeClassifierBase):
         "laplace": Options(True, False),
         "binary_splits": Options(True, False),
         "collapse": Options(True, False),
+        "grower": Options("fast", "readable"),
     }
     _all_categorical = False
     _missing = "distribute"
@@ -510,7 +554,7 @@ class C45Classifier(DecisionTreeClassifierBase):
     def __init__(self, min_samples_leaf=2, pruning="ebp", confidence=0.25,
                  mdl_correction=True, subtree_raising=True, max_depth=None,
                  z_source="normal", missing="distribute", laplace=False, binary_splits=False,
-                 collapse=True):
+                 collapse=True, grower="fast"):
         self.min_samples_leaf = min_samples_leaf
         self.pruning = pruning
         self.confidence = confidence
@@ -522,6 +566,7 @@ class C45Classifier(DecisionTreeClassifierBase):
         self.laplace = laplace
         self.binary_splits = binary_splits
         self.collapse = collapse
+        self.grower = grower
 
     @property
     def _route_missing(self):
@@ -533,14 +578,26 @@ class C45Classifier(DecisionTreeClassifierBase):
 
     def _grow_unpruned(self, X, y, w) -> Tree:
         cats = self.encoder_.categories
-        finder = c45_split_finder(
-            X, [c is not None for c in cats], [0 if c is None else len(c) for c in cats],
-            self.n_classes_, min_samples_leaf=self.min_samples_leaf,
-            mdl_correction=self.mdl_correction, binary_splits=self.binary_splits)
-        tree = grow_tree(X, y, w, find_split=finder, n_classes=self.n_classes_,
-                         node_impurity=imp.entropy, max_depth=self.max_depth,
-                         min_samples_split=2, min_gain=0.0, missing=self.missing,
-                         metadata=self._metadata(self.classes_))
+        categorical = [c is not None for c in cats]
+        n_categories = [0 if c is None else len(c) for c in cats]
+        if self.grower == "fast":
+            from .c45_fast import grow_c45
+
+            ctx = C45Context.from_data(X, categorical, n_categories, self.n_classes_,
+                                       self.min_samples_leaf, self.mdl_correction,
+                                       self.binary_splits)
+            tree = grow_c45(X, y, w, ctx=ctx, node_impurity=imp.entropy,
+                            max_depth=self.max_depth, missing=self.missing,
+                            metadata=self._metadata(self.classes_))
+        else:
+            finder = c45_split_finder(
+                X, categorical, n_categories, self.n_classes_,
+                min_samples_leaf=self.min_samples_leaf, mdl_correction=self.mdl_correction,
+                binary_splits=self.binary_splits)
+            tree = grow_tree(X, y, w, find_split=finder, n_classes=self.n_classes_,
+                             node_impurity=imp.entropy, max_depth=self.max_depth,
+                             min_samples_split=2, min_gain=0.0, missing=self.missing,
+                             metadata=self._metadata(self.classes_))
         return collapse(tree) if self.collapse else tree
 
     def _grow(self, X, y, w):

@@ -1,0 +1,213 @@
+"""C4.5's fast grower: the readable recursion, with each numeric column sorted once.
+
+The readable grower (:func:`treebook.grow.grow_tree` with
+:func:`treebook.c45.c45_split_finder`) sorts the cases of every node on every numeric
+attribute and scores every cut with numpy. This grower makes the same tree, node for
+node, with two changes (Quinlan's C4.5 and Weka's J48 sort once too):
+
+* each numeric column is sorted once, at the root; a node keeps, per numeric attribute,
+  the list of its cases by value, and a split hands each child its part of every list
+  (:func:`treebook.c45_kernels.partition_sorted_lists`), fractional cases included;
+* one compiled pass per node scans all the lists
+  (:func:`treebook.c45_kernels.scan_thresholds`): prefix sums, the admissible cuts, and
+  the short list of cuts that can be the best; the readable arithmetic
+  (:func:`treebook.c45.threshold_candidate`'s numpy code, shared through
+  :func:`treebook.c45.threshold_at`) scores the short list and makes the candidate.
+
+Everything else is the readable code itself: categorical candidates
+(:func:`treebook.c45.categorical_candidate`, :func:`treebook.c45.binary_categorical_candidate`),
+the choice (:func:`treebook.c45.choose_candidate`), the routing of the cases
+(:meth:`treebook.splits.Split.route_cases`) and the node statistics. Cases are kept in
+the readable grower's order at every node (a child: its branch's cases, then the fanned
+ones), and ties in a sorted list in that order, so every sum is added in the same order
+and the trees are equal array for array (``tests/test_c45_fast.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import impurity as imp
+from .c45 import (MIN_CUT_GAP, SMALL, C45Context, binary_categorical_candidate,
+                  categorical_candidate, choose_candidate, min_split_weight, threshold_at)
+from .c45_kernels import partition_sorted_lists, scan_thresholds
+from .grow import node_counts
+from .splits import FAN, best_index, get_routing
+from .tree import NodeKind, TreeBuilder
+
+__all__ = ["grow_c45", "SHORTLIST_MARGIN"]
+
+#: the kernel keeps every cut whose (C-library) gain is within this, relative to the best
+#: (absolute below 1), for numpy to score again: far above the last-bit differences of the
+#: two ``log2`` and above :func:`treebook.splits.best_index`'s tie tolerance 1e-12
+SHORTLIST_MARGIN = 1e-9
+
+
+def _sorted_lists(X, numeric):
+    """Each numeric column's known rows, by value (ties by row): the root's lists."""
+    lists = []
+    for f in numeric:
+        idx = np.flatnonzero(~np.isnan(X[:, f]))
+        lists.append(idx[np.argsort(X[idx, f], kind="stable")])
+    ptr = np.zeros(len(lists) + 1, dtype=np.int64)
+    ptr[1:] = np.cumsum([a.shape[0] for a in lists])
+    order = np.concatenate(lists) if lists else np.empty(0, np.int64)
+    return order.astype(np.int64), ptr
+
+
+def _numeric_candidates(ctx, X, y_node, w, rows, order, ptr, numeric, total):
+    """The threshold candidate of every numeric attribute at a node (None: none)."""
+    K = ctx.n_classes
+    n_lists = numeric.shape[0]
+    left = np.empty((max(order.shape[0], 1), K))
+    lower = np.empty(left.shape[0])
+    upper = np.empty(left.shape[0])
+    score = np.empty(left.shape[0])
+    short_ptr = np.zeros(n_lists + 1, dtype=np.int64)
+    n_cuts = np.zeros(n_lists, dtype=np.int64)
+    known = np.empty((n_lists, K))
+    missing = np.empty((n_lists, K))
+    scan_thresholds(order, ptr, numeric, X, rows, y_node, w, K, total,
+                    ctx.min_samples_leaf, MIN_CUT_GAP, SMALL, SHORTLIST_MARGIN,
+                    left, lower, upper, score, short_ptr, n_cuts, known, missing)
+    # the readable checks on the same numbers (threshold_candidate's), then numpy scores
+    # every attribute's short list in one call
+    live = []
+    for i in range(n_lists):
+        known_w = float(known[i].sum())
+        min_split = min_split_weight(known_w, K, ctx.min_samples_leaf)
+        if not (ptr[i + 1] - ptr[i] < 2 * min_split or n_cuts[i] == 0):
+            live.append((i, known_w))
+    out = [None] * n_lists
+    if not live:
+        return out
+    if not np.isfinite(total):
+        return _numeric_one_by_one(ctx, live, left, lower, upper, short_ptr, n_cuts, known,
+                                   missing, numeric, total, out)
+    idx = np.concatenate([np.arange(short_ptr[i], short_ptr[i + 1]) for i, _ in live])
+    seg = np.concatenate([np.full(short_ptr[i + 1] - short_ptr[i], i) for i, _ in live])
+    lt = left[idx]
+    tables = np.stack([lt, known[seg] - lt], axis=1)
+    frac = np.array([known_w / total for _, known_w in live])
+    at = np.concatenate([[0], np.cumsum([short_ptr[i + 1] - short_ptr[i] for i, _ in live])])
+    gains = np.repeat(frac, np.diff(at)) * imp.information_gain(tables, check=False)
+    pick = [a + (0 if b - a == 1 else best_index(gains[a:b])) for a, b in zip(at[:-1], at[1:])]
+    chosen = tables[pick]
+    full = np.concatenate([chosen, missing[[i for i, _ in live]][:, None, :]], axis=1)
+    split_info = imp.split_information(full, check=False)
+    for (i, _), j, si in zip(live, pick, split_info):
+        r = idx[j]
+        out[i] = threshold_at(tables[j],
+                              missing[i].copy(), lower[r], upper[r], float(gains[j]),
+                              int(n_cuts[i]), total, feature=int(numeric[i]),
+                              mdl_correction=ctx.mdl_correction, values=ctx.values[numeric[i]],
+                              split_info=float(si))
+    return out
+
+
+def _numeric_one_by_one(ctx, live, left, lower, upper, short_ptr, n_cuts, known, missing,
+                        numeric, total, out):
+    """The same, one attribute at a time (a total weight that overflows: numpy rescales
+    each table on its own)."""
+    for i, known_w in live:
+        s, e = short_ptr[i], short_ptr[i + 1]
+        lt = left[s:e]
+        tables = np.stack([lt, known[i] - lt], axis=1)
+        gains = known_w / total * imp.information_gain(tables, check=False)
+        j = best_index(gains)
+        out[i] = threshold_at(tables[j], missing[i].copy(), lower[s + j], upper[s + j],
+                              float(gains[j]), int(n_cuts[i]), total, feature=int(numeric[i]),
+                              mdl_correction=ctx.mdl_correction, values=ctx.values[numeric[i]])
+    return out
+
+
+def grow_c45(X, y, sample_weight, *, ctx: C45Context, node_impurity=imp.entropy,
+             max_depth=None, missing="distribute", metadata=None):
+    """Grow C4.5's tree: the tree of :func:`treebook.grow.grow_tree` with
+    :func:`treebook.c45.c45_split_finder`, from presorted lists.
+
+    ``X``: the encoded training data (categorical codes, NaN unknown); ``y``: class
+    codes; ``ctx``: the fit's :class:`treebook.c45.C45Context`; ``missing``: the routing
+    policy (name or object) for unknown values, as in ``grow_tree``.
+    """
+    X = np.ascontiguousarray(X, dtype=float)
+    y = np.asarray(y, dtype=np.int64)
+    policy = get_routing(missing)
+    n, m = X.shape
+    K = ctx.n_classes
+    builder = TreeBuilder(is_regression=False)
+    max_depth = np.inf if max_depth is None else max_depth
+    numeric = np.array([f for f in range(m) if not ctx.categorical[f]], dtype=np.int64)
+    cats = [f for f in range(m) if ctx.categorical[f]]
+    make_cat = binary_categorical_candidate if ctx.binary_splits else categorical_candidate
+
+    def add(parent, rows, w):
+        value = node_counts(y[rows], w, K)
+        node = builder.add_node(parent, value, w.sum(), np.count_nonzero(w > 0),
+                                float(node_impurity(value, check=False)))
+        return node, np.count_nonzero(value > 0) <= 1
+
+    def find(rows, w, avail, order, ptr):
+        if w.sum() < 2 * ctx.min_samples_leaf:  # too little weight to make two branches
+            return None
+        total = float(w.sum())
+        y_node = y[rows]
+        cands = [None] * m
+        for f, c in zip(numeric, _numeric_candidates(ctx, X, y_node, w, rows, order, ptr,
+                                                     numeric, total)):
+            cands[f] = c
+        for f in cats:
+            if not avail[f]:
+                continue
+            c = make_cat(X[rows, f], y_node, w, feature=f, n_categories=ctx.n_categories[f],
+                         n_classes=K, min_samples_leaf=ctx.min_samples_leaf)
+            if c is not None:
+                c.many_valued = ctx.many_valued[f]
+            cands[f] = c
+        best, _ = choose_candidate(cands)
+        return None if best is None else best.to_split()
+
+    rows0 = np.arange(n)
+    w0 = np.asarray(sample_weight, dtype=float)
+    order0, ptr0 = _sorted_lists(X, numeric)
+    root, pure0 = add(-1, rows0, w0)
+    stack = [(root, rows0, w0, 0, np.ones(m, dtype=bool), pure0, order0, ptr0)]
+    while stack:
+        node, rows, w, depth, avail, pure, order, ptr = stack.pop()
+        if pure or depth >= max_depth or np.count_nonzero(w > 0) < 2 or not avail.any():
+            continue
+        split = find(rows, w, avail, order, ptr)
+        if split is None or not split.score >= 0.0:
+            continue
+        branch, share, known_w = split.route_cases(X[rows, split.feature], w, policy)
+        nb = split.n_branches
+        is_missing = branch == FAN
+        if np.count_nonzero(known_w > 0) < 2:
+            continue
+        builder.set_split(node, split.feature, split.kind, split.threshold, split.branch_of_code)
+        child_avail = avail
+        if split.kind == NodeKind.MULTIWAY:
+            child_avail = avail.copy()
+            child_avail[split.feature] = False
+        out_ptr = np.zeros((nb, numeric.shape[0] + 1), dtype=np.int64)
+        n_fan_lists = 0
+        if np.any(is_missing):  # a fanned case is in every child's lists
+            counts = np.diff(ptr)
+            n_fan_lists = int(sum(np.count_nonzero(is_missing[order[ptr[i]:ptr[i + 1]]])
+                                  for i in range(counts.shape[0])))
+        out = np.empty(order.shape[0] + (nb - 1) * n_fan_lists, dtype=np.int64)
+        partition_sorted_lists(order, ptr, numeric, X, rows, branch.astype(np.int64), nb,
+                               out, out_ptr)
+        children = []
+        for b in range(nb):
+            sel = branch == b
+            c_rows, c_w = rows[sel], w[sel]
+            if np.any(is_missing):
+                c_rows = np.concatenate([c_rows, rows[is_missing]])
+                c_w = np.concatenate([c_w, w[is_missing] * share[b]])
+            child, c_pure = add(node, c_rows, c_w)
+            c_order = out[out_ptr[b, 0]:out_ptr[b, -1]]
+            children.append((child, c_rows, c_w, depth + 1, child_avail, c_pure, c_order,
+                             out_ptr[b] - out_ptr[b, 0]))
+        stack.extend(reversed(children))
+    return builder.build(**(metadata or {}))
