@@ -29,7 +29,7 @@ import numpy as np
 
 from . import impurity as imp
 from .c45 import (MIN_CUT_GAP, SMALL, C45Context, binary_categorical_candidate,
-                  categorical_candidate, choose_candidate, min_split_weight, threshold_at)
+                  categorical_candidate, choose_candidate, threshold_at)
 from .c45_kernels import partition_sorted_lists, scan_thresholds
 from .grow import node_counts
 from .splits import FAN, best_index, get_routing
@@ -70,50 +70,46 @@ def _numeric_candidates(ctx, X, y_node, w, rows, order, ptr, numeric, total):
     scan_thresholds(order, ptr, numeric, X, rows, y_node, w, K, total,
                     ctx.min_samples_leaf, MIN_CUT_GAP, SMALL, SHORTLIST_MARGIN,
                     left, lower, upper, score, short_ptr, n_cuts, known, missing)
-    # the readable checks on the same numbers (threshold_candidate's), then numpy scores
-    # every attribute's short list in one call
-    live = []
-    for i in range(n_lists):
-        known_w = float(known[i].sum())
-        min_split = min_split_weight(known_w, K, ctx.min_samples_leaf)
-        if not (ptr[i + 1] - ptr[i] < 2 * min_split or n_cuts[i] == 0):
-            live.append((i, known_w))
+    # The kernel skipped the attributes threshold_candidate rejects (too few known cases,
+    # no admissible cut), so the short lists of the others fill left[:short_ptr[-1]], in
+    # attribute order. numpy scores them all in one call, with threshold_candidate's
+    # expressions (row by row the same arithmetic).
     out = [None] * n_lists
-    if not live:
+    length = np.diff(short_ptr)
+    live = np.flatnonzero(length)
+    if live.size == 0:
         return out
+    known_w = known.sum(axis=1)
     if not np.isfinite(total):
-        return _numeric_one_by_one(ctx, live, left, lower, upper, short_ptr, n_cuts, known,
-                                   missing, numeric, total, out)
-    idx = np.concatenate([np.arange(short_ptr[i], short_ptr[i + 1]) for i, _ in live])
-    seg = np.concatenate([np.full(short_ptr[i + 1] - short_ptr[i], i) for i, _ in live])
-    lt = left[idx]
+        return _numeric_one_by_one(ctx, live, known_w, left, lower, upper, short_ptr, n_cuts,
+                                   known, missing, numeric, total, out)
+    end = short_ptr[-1]
+    seg = np.repeat(np.arange(n_lists), length)
+    lt = left[:end]
     tables = np.stack([lt, known[seg] - lt], axis=1)
-    frac = np.array([known_w / total for _, known_w in live])
-    at = np.concatenate([[0], np.cumsum([short_ptr[i + 1] - short_ptr[i] for i, _ in live])])
-    gains = np.repeat(frac, np.diff(at)) * imp.information_gain(tables, check=False)
-    pick = [a + (0 if b - a == 1 else best_index(gains[a:b])) for a, b in zip(at[:-1], at[1:])]
-    chosen = tables[pick]
-    full = np.concatenate([chosen, missing[[i for i, _ in live]][:, None, :]], axis=1)
+    gains = (known_w / total)[seg] * imp.information_gain(tables, check=False)
+    pick = [short_ptr[i] if length[i] == 1
+            else short_ptr[i] + best_index(gains[short_ptr[i]:short_ptr[i + 1]])
+            for i in live]
+    full = np.concatenate([tables[pick], missing[live][:, None, :]], axis=1)
     split_info = imp.split_information(full, check=False)
-    for (i, _), j, si in zip(live, pick, split_info):
-        r = idx[j]
-        out[i] = threshold_at(tables[j],
-                              missing[i].copy(), lower[r], upper[r], float(gains[j]),
-                              int(n_cuts[i]), total, feature=int(numeric[i]),
+    for i, j, si in zip(live, pick, split_info):
+        out[i] = threshold_at(tables[j], missing[i].copy(), lower[j], upper[j],
+                              float(gains[j]), int(n_cuts[i]), total, feature=int(numeric[i]),
                               mdl_correction=ctx.mdl_correction, values=ctx.values[numeric[i]],
                               split_info=float(si))
     return out
 
 
-def _numeric_one_by_one(ctx, live, left, lower, upper, short_ptr, n_cuts, known, missing,
-                        numeric, total, out):
+def _numeric_one_by_one(ctx, live, known_w, left, lower, upper, short_ptr, n_cuts, known,
+                        missing, numeric, total, out):
     """The same, one attribute at a time (a total weight that overflows: numpy rescales
     each table on its own)."""
-    for i, known_w in live:
+    for i in live:
         s, e = short_ptr[i], short_ptr[i + 1]
         lt = left[s:e]
         tables = np.stack([lt, known[i] - lt], axis=1)
-        gains = known_w / total * imp.information_gain(tables, check=False)
+        gains = float(known_w[i]) / total * imp.information_gain(tables, check=False)
         j = best_index(gains)
         out[i] = threshold_at(tables[j], missing[i].copy(), lower[s + j], upper[s + j],
                               float(gains[j]), int(n_cuts[i]), total, feature=int(numeric[i]),
@@ -198,16 +194,25 @@ def grow_c45(X, y, sample_weight, *, ctx: C45Context, node_impurity=imp.entropy,
         out = np.empty(order.shape[0] + (nb - 1) * n_fan_lists, dtype=np.int64)
         partition_sorted_lists(order, ptr, numeric, X, rows, branch.astype(np.int64), nb,
                                out, out_ptr)
-        children = []
+        parts = []
         for b in range(nb):
             sel = branch == b
             c_rows, c_w = rows[sel], w[sel]
             if np.any(is_missing):
                 c_rows = np.concatenate([c_rows, rows[is_missing]])
                 c_w = np.concatenate([c_w, w[is_missing] * share[b]])
-            child, c_pure = add(node, c_rows, c_w)
+            parts.append((c_rows, c_w))
+        # the children's statistics: each row of counts as grow_tree computes it, the
+        # entropies in one numpy call (row by row the same arithmetic)
+        values = np.stack([node_counts(y[c_rows], c_w, K) for c_rows, c_w in parts])
+        impurity = node_impurity(values, check=False)
+        children = []
+        for b, (c_rows, c_w) in enumerate(parts):
+            child = builder.add_node(node, values[b], c_w.sum(), np.count_nonzero(c_w > 0),
+                                     float(impurity[b]))
             c_order = out[out_ptr[b, 0]:out_ptr[b, -1]]
-            children.append((child, c_rows, c_w, depth + 1, child_avail, c_pure, c_order,
+            children.append((child, c_rows, c_w, depth + 1, child_avail,
+                             np.count_nonzero(values[b] > 0) <= 1, c_order,
                              out_ptr[b] - out_ptr[b, 0]))
         stack.extend(reversed(children))
     return builder.build(**(metadata or {}))
