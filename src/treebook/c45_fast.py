@@ -124,7 +124,9 @@ def grow_c45(X, y, sample_weight, *, ctx: C45Context, node_impurity=imp.entropy,
 
     ``X``: the encoded training data (categorical codes, NaN unknown); ``y``: class
     codes; ``ctx``: the fit's :class:`treebook.c45.C45Context`; ``missing``: the routing
-    policy (name or object) for unknown values, as in ``grow_tree``.
+    policy (name or object) for unknown values, as in ``grow_tree``; ``node_impurity``:
+    the impurity of class counts, applied row by row to a ``(V, K)`` array of a split's
+    children (as :func:`treebook.impurity.entropy` is).
     """
     X = np.ascontiguousarray(X, dtype=float)
     y = np.asarray(y, dtype=np.int64)
@@ -186,12 +188,9 @@ def grow_c45(X, y, sample_weight, *, ctx: C45Context, node_impurity=imp.entropy,
             child_avail = avail.copy()
             child_avail[split.feature] = False
         out_ptr = np.zeros((nb, numeric.shape[0] + 1), dtype=np.int64)
-        n_fan_lists = 0
-        if np.any(is_missing):  # a fanned case is in every child's lists
-            counts = np.diff(ptr)
-            n_fan_lists = int(sum(np.count_nonzero(is_missing[order[ptr[i]:ptr[i + 1]]])
-                                  for i in range(counts.shape[0])))
-        out = np.empty(order.shape[0] + (nb - 1) * n_fan_lists, dtype=np.int64)
+        # a fanned case is in every child's lists
+        n_fanned = int(np.count_nonzero(is_missing[order])) if np.any(is_missing) else 0
+        out = np.empty(order.shape[0] + (nb - 1) * n_fanned, dtype=np.int64)
         partition_sorted_lists(order, ptr, numeric, X, rows, branch.astype(np.int64), nb,
                                out, out_ptr)
         parts = []
