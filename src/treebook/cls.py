@@ -92,27 +92,31 @@ def cls_split_finder(
     is_categorical = np.asarray(is_categorical, dtype=bool)
     score_tables = as_table_score(criterion)
 
-    def choose(candidates, class_counts=None):
+    def choose(candidates, class_counts=None, scores=None):
         """The choice from the node's tables: ``candidates`` lists ``(feature, table,
         None)`` for a categorical feature and ``(feature, tables, lower)`` for a numeric
-        one (every cut's ``(n_cuts, 2, K)`` table and the value below the cut)."""
+        one (every cut's ``(n_cuts, 2, K)`` table and the value below the cut);
+        ``scores``, if given, their ``score_tables`` (computed for many nodes at once)."""
         if required_class is not None and not class_counts[required_class] > 0:
             return None
         scored = []  # (score, feature, table, threshold or None)
-        for f, tables, lower in candidates:
+        for c, (f, tables, lower) in enumerate(candidates):
+            given = None if scores is None else scores[c]
             if lower is None:
                 if np.count_nonzero(tables.sum(axis=1) > 0) < 2:
                     continue  # one category at this node: the split separates nothing
-                scored.append((float(score_tables(tables)), f, tables, None))
+                s = score_tables(tables) if given is None else given
+                scored.append((float(s), f, tables, None))
             else:
                 # a cut with no weight on one side separates nothing (zero-weight cases)
                 ok = np.all(tables.sum(axis=2) > 0, axis=1)
                 if not ok.any():
                     continue
-                scores = np.array(score_tables(tables), dtype=float, ndmin=1)
-                scores[~ok] = np.nan  # never chosen by best_index
-                j = best_index(scores)
-                scored.append((float(scores[j]), f, tables[j], float(lower[j])))
+                s = score_tables(tables) if given is None else given
+                scores_f = np.array(s, dtype=float, ndmin=1)
+                scores_f[~ok] = np.nan  # never chosen by best_index
+                j = best_index(scores_f)
+                scored.append((float(scores_f[j]), f, tables[j], float(lower[j])))
         if not scored:
             return None
         score, feature, table, threshold = scored[best_index([c[0] for c in scored])]
@@ -143,7 +147,22 @@ def cls_split_finder(
         return choose(candidates, counts)
 
     find.choose = choose
+    find.score_tables = score_tables
+    find.batchable = _is_package_measure(criterion)
     return find
+
+
+def _is_package_measure(criterion) -> bool:
+    """Whether ``criterion`` is one of this package's measures, which score a stack of
+    tables exactly as they score each table alone (so a grower may score many at once)."""
+    f = criterion.func if isinstance(criterion, partial) else criterion
+    if isinstance(f, str):
+        f = get_criterion(f, regression=False)
+    if isinstance(f, CriterionObject):
+        parts = [getattr(f, name, None) for name in ("gain", "impurity")]
+        return all(p is None or getattr(p, "__module__", "") == "treebook.impurity"
+                   for p in parts) and type(f).__module__ == "treebook.criteria"
+    return getattr(f, "__module__", "") == "treebook.impurity"
 
 
 class _SharedGrowerMixin:

@@ -38,18 +38,21 @@ def id3_split_finder(n_categories, n_classes):
 
     The returned ``find(X, y, w, rows, available)`` builds each available attribute's
     contingency table at the node and passes them to ``find.choose(candidates,
-    class_counts)``, the choice itself, which the level-wise grower
-    (:func:`treebook.multiway.grow_multiway`) calls with the same tables."""
+    class_counts, scores)``, the choice itself, which the level-wise grower
+    (:func:`treebook.multiway.grow_multiway`) calls with the same tables (and their
+    gains, ``find.score_tables`` of all nodes' tables at once)."""
 
-    def choose(candidates, class_counts=None):
+    def choose(candidates, class_counts=None, scores=None):
         feats = [c[0] for c in candidates]
         tables = [c[1] for c in candidates]
+        if scores is None:
+            scores = [None] * len(tables)
         # only attributes that actually partition this node's cases can be chosen
         useful = [np.count_nonzero(t.sum(axis=1) > 0) >= 2 for t in tables]
         if not any(useful):
             return None
-        gains = np.array([imp.information_gain(t, check=False) if u else -np.inf
-                          for t, u in zip(tables, useful)])
+        gains = np.array([(imp.information_gain(t, check=False) if g is None else g)
+                          if u else -np.inf for t, u, g in zip(tables, useful, scores)])
         j = best_index(gains)
         return multiway_split(int(feats[j]), tables[j], gains[j], gain=float(gains[j]))
 
@@ -59,6 +62,8 @@ def id3_split_finder(n_categories, n_classes):
                                                   n_classes)[0], None) for f in feats])
 
     find.choose = choose
+    find.score_tables = lambda tables: imp.information_gain(tables, check=False)
+    find.batchable = True
     return find
 
 

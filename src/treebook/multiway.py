@@ -103,7 +103,8 @@ def route_rows(X, rows, starts, feature, is_threshold, threshold, branch_of_code
 
     Node ``s`` tests ``feature[s]`` (-1: no split): a threshold test sends ``x > t`` to
     branch 1 and the rest to branch 0; a multiway test sends code ``c`` to
-    ``branch_of_code[code_start[s] + c]``. The child is ``child_start[s] + branch``.
+    ``branch_of_code[code_start[s] + c]`` (-1: no branch, the row stays). The child is
+    ``child_start[s] + branch``.
     """
     for s in range(starts.shape[0] - 1):
         f = feature[s]
@@ -114,7 +115,8 @@ def route_rows(X, rows, starts, feature, is_threshold, threshold, branch_of_code
             elif is_threshold[s]:
                 child_of_row[i] = child_start[s] + (1 if X[i, f] > threshold[s] else 0)
             else:
-                child_of_row[i] = child_start[s] + branch_of_code[code_start[s] + np.int64(X[i, f])]
+                b = branch_of_code[code_start[s] + np.int64(X[i, f])]
+                child_of_row[i] = child_start[s] + b if b >= 0 else -1
 
 
 @njit(cache=True, nogil=True)
@@ -139,6 +141,24 @@ def group_rows(group_of_row, items, n_groups):
             out[fill[g]] = items[p]
             fill[g] += 1
     return out, counts
+
+
+def _level_cuts(xs, prefix, starts):
+    """Every cut of every node of a numeric feature: ``(tables, lower, cut_starts)``.
+
+    A cut lies between two adjacent sorted values ``xs[p] < xs[p + 1]`` of one node; its
+    table is ``[left, known - left]`` with ``left = prefix[p]`` and ``known`` the node's
+    last prefix row (what :func:`treebook.splits.threshold_tables` computes per node).
+    Node ``s``'s cuts are ``cut_starts[s]:cut_starts[s + 1]``.
+    """
+    gt = xs[1:] > xs[:-1]
+    gt[starts[1:-1] - 1] = False  # no cut across two nodes
+    cut = np.flatnonzero(gt)
+    node_of_cut = np.searchsorted(starts, cut, side="right") - 1
+    left = prefix[cut]
+    known = prefix[starts[1:] - 1]
+    tables = np.stack([left, known[node_of_cut] - left], axis=1)
+    return tables, xs[cut], np.searchsorted(cut, starts)
 
 
 def grow_multiway(X, y, sample_weight, *, finder, is_categorical, n_categories, n_classes,
@@ -166,6 +186,11 @@ def grow_multiway(X, y, sample_weight, *, finder, is_categorical, n_categories, 
         def node_impurity(counts, check=False):
             return criterion.node_impurity(counts)
     is_categorical = np.asarray(is_categorical, dtype=bool)
+    # this package's measures score a stack of tables as they score each table alone, so
+    # all nodes' tables are scored in one call (not when a total could overflow: then
+    # the measures rescale the whole stack)
+    batch = bool(getattr(finder, "batchable", False)) and float(w.sum()) < 1e300
+    batch_impurity = batch and getattr(node_impurity, "__module__", "") == "treebook.impurity"
     max_depth = np.inf if max_depth is None else max_depth
     codes = {f: X[:, f].astype(np.int64) for f in range(m) if is_categorical[f]}
     builder = TreeBuilder(is_regression=False)
@@ -175,12 +200,15 @@ def grow_multiway(X, y, sample_weight, *, finder, is_categorical, n_categories, 
         """Record every child node; return the open ones' (builder id, depth, avail,
         counts) and their new group number per child (-1: a leaf)."""
         counts, n_pos = node_class_counts(y, w, rows_c, starts_c, n_classes)
+        if batch_impurity:
+            impurity = np.array(node_impurity(counts, check=False), dtype=float, ndmin=1)
         open_nodes, new_id = [], np.full(len(parent), -1, dtype=np.int64)
         for c in range(len(parent)):
             value = counts[c].copy()
             wsum = w[rows_c[starts_c[c]:starts_c[c + 1]]].sum()
-            node = builder.add_node(parent[c], value, wsum, int(n_pos[c]),
-                                    float(node_impurity(value, check=False)))
+            node_imp = (impurity[c] if batch_impurity
+                        else node_impurity(value, check=False))
+            node = builder.add_node(parent[c], value, wsum, int(n_pos[c]), float(node_imp))
             avail = avail_of[c]
             pure = np.count_nonzero(value > 0) <= 1
             if (pure or depth >= max_depth or n_pos[c] < min_samples_split
@@ -195,22 +223,25 @@ def grow_multiway(X, y, sample_weight, *, finder, is_categorical, n_categories, 
     nodes, new_id = add([-1], rows, starts, 0, [np.ones(m, dtype=bool)])
     orders = {f: np.argsort(X[:, f], kind="stable").astype(np.int64)
               for f in range(m) if not is_categorical[f]}
-    if not nodes:
-        orders = {}
-        rows = rows[:0]
     depth = 0
     while nodes:
         n_nodes = len(nodes)
         needed = np.zeros(m, dtype=bool)
         for _, avail, _ in nodes:
             needed |= avail
-        tables, cuts = {}, {}
+        tables, scores, cuts = {}, {}, {}
         for f in np.flatnonzero(needed):
             if is_categorical[f]:
                 tables[f] = contingency_tables(codes[f], y, w, rows, starts,
                                                int(n_categories[f]), n_classes)
+                if batch:
+                    scores[f] = np.array(finder.score_tables(tables[f]), dtype=float, ndmin=1)
             else:
-                cuts[f] = prefix_counts(X[:, f], y, w, orders[f], starts, n_classes)
+                cuts[f] = _level_cuts(*prefix_counts(X[:, f], y, w, orders[f], starts,
+                                                     n_classes), starts)
+                if batch and cuts[f][0].shape[0]:
+                    scores[f] = np.array(finder.score_tables(cuts[f][0]), dtype=float,
+                                         ndmin=1)
         feature = np.full(n_nodes, -1, dtype=np.int64)
         is_thr = np.zeros(n_nodes, dtype=bool)
         threshold = np.zeros(n_nodes)
@@ -218,19 +249,17 @@ def grow_multiway(X, y, sample_weight, *, finder, is_categorical, n_categories, 
         boc_parts, code_start, n_children = [], np.zeros(n_nodes, dtype=np.int64), 0
         parent_of_child, avail_of_child, boc_len = [], [], 0
         for s, (node, avail, value) in enumerate(nodes):
-            a, b = starts[s], starts[s + 1]
-            candidates = []
+            candidates, given = [], []
             for f in np.flatnonzero(avail):
                 if is_categorical[f]:
                     candidates.append((int(f), tables[f][s].copy(), None))
+                    given.append(scores[f][s] if batch else None)
                 else:
-                    xs, prefix = cuts[f][0][a:b], cuts[f][1][a:b]
-                    cut = np.flatnonzero(xs[1:] > xs[:-1])
-                    left = prefix[cut]
-                    known = prefix[-1] if xs.size else np.zeros(n_classes)
-                    candidates.append((int(f), np.stack([left, known - left], axis=1),
-                                       xs[cut]))
-            split = finder.choose(candidates, value)
+                    all_tables, lower, cut_starts = cuts[f]
+                    a, b = cut_starts[s], cut_starts[s + 1]
+                    candidates.append((int(f), all_tables[a:b].copy(), lower[a:b]))
+                    given.append(scores[f][a:b] if batch and b > a else None)
+            split = finder.choose(candidates, value, given if batch else None)
             if split is None or not split.score >= min_gain:
                 continue
             feature[s] = split.feature
