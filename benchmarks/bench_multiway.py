@@ -3,8 +3,9 @@
 Both growers build the identical tree (``tests/test_multiway_fast.py``); this script
 times them. Data (``n`` rows, seed 0):
 
-* ``categorical`` — 10 features of 5 values; the class is a function of three of them,
-  with 10 % of the labels replaced at random (ID3 and CLS);
+* ``categorical`` — 10 features of 5 values (a DataFrame of pandas categoricals); the
+  class is a function of three of them, with 10 % of the labels replaced at random
+  (ID3 and CLS);
 * ``numeric`` — 5 standard normal features rounded to 3 decimals, the class a function
   of two of them with 10 % noise (CLS: binary thresholds).
 
@@ -39,12 +40,16 @@ LEARNERS = [("ID3", "categorical", ID3Classifier),
 
 
 def make_data(kind: str, n: int, seed: int = 0):
-    """``(X, y)``: categorical codes as strings (object array), or rounded normals."""
+    """``(X, y)``: a DataFrame of pandas categoricals, or a float array of rounded normals."""
     rng = np.random.default_rng(seed)
     if kind == "categorical":
         codes = rng.integers(0, 5, (n, 10))
         y = ((codes[:, 0] + 2 * (codes[:, 1] > 2) + (codes[:, 2] == 4)) % 3)
-        X = np.array(list("abcde"), dtype=object)[codes]
+        import pandas as pd
+
+        names = np.array(list("abcde"), dtype=object)
+        X = pd.DataFrame({f"c{j}": pd.Categorical(names[codes[:, j]], categories=list("abcde"))
+                          for j in range(10)})
     else:
         X = rng.normal(size=(n, 5)).round(3)
         y = ((X[:, 0] > 0.3).astype(int) + (X[:, 0] + X[:, 1] > 0.5)) % 3
