@@ -160,3 +160,25 @@ def test_prefix_and_group_kernels():
     out, starts = group_rows(np.array([1, -1, 0, 1, 0]), np.array([4, 3, 2, 1, 0]), 2)
     np.testing.assert_array_equal(out, [4, 2, 3, 0])
     np.testing.assert_array_equal(starts, [0, 2, 4])
+
+
+def test_own_criterion_is_scored_node_by_node():
+    # a criterion written outside the package is not batched: choose scores each node
+    def penalised_gain(tables, check=False):
+        return (imp.information_gain(tables, check=False)
+                - 0.01 * imp.split_information(tables, check=False))
+
+    Xn, y = numeric_data(700, seed=15)
+    Xc, _ = categorical_data(700, seed=16, n_features=2)
+    X = np.column_stack([Xn, Xc]).astype(object)
+    w = np.random.default_rng(17).random(len(y))
+    slow, _ = fit_both(CriterionTreeClassifier, X, y, w, criterion=penalised_gain,
+                       max_depth=5)
+    assert slow.tree_.node_count > 5
+
+
+def test_huge_weights_take_the_unbatched_path():
+    # totals near overflow make the measures rescale a whole stack: scored node by node
+    X, y = categorical_data(300, seed=18)
+    w = np.full(len(y), 1e299)
+    fit_both(ID3Classifier, X, y, w)

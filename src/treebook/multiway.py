@@ -167,11 +167,14 @@ def grow_multiway(X, y, sample_weight, *, finder, is_categorical, n_categories, 
     """Grow, depth by depth, the tree :func:`treebook.grow.grow_tree` grows with ``finder``.
 
     ``finder`` is a split finder of :func:`treebook.id3.id3_split_finder` or
-    :func:`treebook.cls.cls_split_finder`: its ``finder.choose(candidates, class_counts)``
-    picks the test from the tables of the node (a list of ``(feature, table, None)`` for a
-    categorical feature, ``(feature, tables, lower)`` for a numeric one: every cut's
-    ``(n_cuts, 2, K)`` tables and the value below each cut). The other arguments are
-    those of :func:`~treebook.grow.grow_tree`; data must have no missing values.
+    :func:`treebook.cls.cls_split_finder`: its ``finder.choose(candidates, class_counts,
+    scores)`` picks the test from the tables of the node (a list of ``(feature, table,
+    None)`` for a categorical feature, ``(feature, tables, lower)`` for a numeric one:
+    every cut's ``(n_cuts, 2, K)`` tables and the value below each cut). When
+    ``finder.batchable`` (the package's own measures), ``finder.score_tables`` scores
+    the tables of all nodes of a depth in one call and ``scores`` passes them on;
+    otherwise ``choose`` scores each node's tables itself. The other arguments are those
+    of :func:`~treebook.grow.grow_tree`; data must have no missing values.
     """
     X = np.ascontiguousarray(X, dtype=float)
     n, m = X.shape
