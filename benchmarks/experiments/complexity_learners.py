@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import shlex
 import subprocess
 import sys
 import time
@@ -123,7 +124,7 @@ def main(argv=None):
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip()
     with open(args.out, "a" if args.append else "w") as fh:
-        fh.write(f"# command: python {' '.join(sys.argv)}\n")
+        fh.write(f"# command: python {shlex.join(sys.argv)}\n")
         fh.write(f"# date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}\n")
         fh.write(f"# commit: {commit}\n")
         table.to_csv(fh, index=False, header=not args.append)
