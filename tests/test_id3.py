@@ -359,7 +359,8 @@ def test_not_fitted():
 
 def test_params():
     m = ID3Classifier(max_depth=3)
-    assert m.get_params() == {"max_depth": 3, "min_samples_split": 2, "min_gain": 0.0}
+    assert m.get_params() == {"max_depth": 3, "min_samples_split": 2, "min_gain": 0.0,
+                              "grower": "levelwise"}
     assert m.set_params(min_gain=0.1) is m and m.min_gain == 0.1
     assert repr(m) == "ID3Classifier(max_depth=3, min_gain=0.1)"
     with pytest.raises(ValueError, match="invalid parameter 'depth'"):

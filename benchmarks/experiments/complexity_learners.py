@@ -6,6 +6,9 @@ This script times ``fit`` (CPU seconds, best of ``--repeat``) of
 * ID3 (categorical data: ID3 takes discrete attributes only),
 * C4.5 (``pruning=None``: growing only), CLS, and CART with each of its growers
   (``grower="levelwise"`` on numeric data, ``"recursive"`` on both),
+* ID3 and CLS with each of theirs: the labels ``ID3`` and ``CLS`` are the recursive
+  grower (``grower="recursive"``, what the first committed run measured), ``ID3
+  levelwise`` and ``CLS levelwise`` the level-wise multiway grower (their default),
 
 on numeric data (5 standard normal features, rounded to 3 decimals) and on categorical
 data (5 features of 3 values), with a depth limit of 4, for n = 1,000 … 256,000; and
@@ -15,6 +18,11 @@ the log-log slopes.
 
   nice python benchmarks/experiments/complexity_learners.py            # full (≈ 15 min)
   python benchmarks/experiments/complexity_learners.py --quick         # reduced
+  python benchmarks/experiments/complexity_learners.py --learners "ID3 levelwise" --append
+
+``--learners`` runs only the learners with those labels; ``--append`` adds their rows to
+the committed CSV (after comment lines with their own command, date and commit) instead
+of replacing it.
 
 The full run writes ``benchmarks/experiments/results/complexity_learners.csv`` with
 command, date and commit lines first.
@@ -24,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import shlex
 import subprocess
 import sys
 import time
@@ -36,11 +45,15 @@ from treebook import C45Classifier, CARTClassifier, CLSClassifier, ID3Classifier
 
 #: (learner label, data kind, factory(max_depth))
 LEARNERS = [
-    ("ID3", "categorical", lambda d: ID3Classifier(max_depth=d)),
+    ("ID3", "categorical", lambda d: ID3Classifier(max_depth=d, grower="recursive")),
     ("C4.5", "numeric", lambda d: C45Classifier(max_depth=d, pruning=None)),
     ("C4.5", "categorical", lambda d: C45Classifier(max_depth=d, pruning=None)),
-    ("CLS", "numeric", lambda d: CLSClassifier(max_depth=d)),
-    ("CLS", "categorical", lambda d: CLSClassifier(max_depth=d)),
+    ("CLS", "numeric", lambda d: CLSClassifier(max_depth=d, grower="recursive")),
+    ("CLS", "categorical", lambda d: CLSClassifier(max_depth=d, grower="recursive")),
+    ("ID3 levelwise", "categorical", lambda d: ID3Classifier(max_depth=d, grower="levelwise")),
+    ("CLS levelwise", "numeric", lambda d: CLSClassifier(max_depth=d, grower="levelwise")),
+    ("CLS levelwise", "categorical",
+     lambda d: CLSClassifier(max_depth=d, grower="levelwise")),
     ("CART levelwise", "numeric", lambda d: CARTClassifier(max_depth=d, grower="levelwise")),
     ("CART recursive", "numeric", lambda d: CARTClassifier(max_depth=d, grower="recursive")),
     ("CART recursive", "categorical",
@@ -90,20 +103,31 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out", default=str(Path(__file__).parent / "results"
                                          / "complexity_learners.csv"))
+    ap.add_argument("--learners", nargs="+", default=None,
+                    help="labels of the learners to run (default: all)")
+    ap.add_argument("--append", action="store_true",
+                    help="append the rows to --out instead of replacing it")
     args = ap.parse_args(argv)
+    learners = LEARNERS
+    if args.learners:
+        unknown = set(args.learners) - {label for label, _, _ in LEARNERS}
+        if unknown:
+            ap.error(f"--learners: unknown labels {sorted(unknown)}")
+        learners = [entry for entry in LEARNERS if entry[0] in args.learners]
     if args.quick:
-        table = measure([1000, 4000, 16000], [2, 4, 6], 4000, repeat=1)
+        table = measure([1000, 4000, 16000], [2, 4, 6], 4000, repeat=1, learners=learners)
         print(table.to_string())
         return
     sizes = [1000 * 2 ** k for k in range(9)]  # 1,000 … 256,000
-    table = measure(sizes, [1, 2, 3, 4, 5, 6, 8, 10], 32000, repeat=args.repeat)
+    table = measure(sizes, [1, 2, 3, 4, 5, 6, 8, 10], 32000, repeat=args.repeat,
+                    learners=learners)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip()
-    with open(args.out, "w") as fh:
-        fh.write(f"# command: python {' '.join(sys.argv)}\n")
+    with open(args.out, "a" if args.append else "w") as fh:
+        fh.write(f"# command: python {shlex.join(sys.argv)}\n")
         fh.write(f"# date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}\n")
         fh.write(f"# commit: {commit}\n")
-        table.to_csv(fh, index=False)
+        table.to_csv(fh, index=False, header=not args.append)
     print(table.to_string())
 
 

@@ -48,6 +48,7 @@ from .base import DecisionTreeClassifierBase, Interval, Options
 from .criteria import Criterion as CriterionObject
 from .criteria import as_table_score, get_criterion
 from .grow import grow_tree
+from .multiway import grow_multiway
 from .splits import Split, best_index, categorical_table, multiway_split, threshold_tables
 from .tree import NodeKind
 
@@ -83,36 +84,42 @@ def cls_split_finder(
         contingency table is below it; otherwise the node stays a leaf.
     required_class : if given, a node with no case of this class is not split (the
         positive-class score has nothing to measure there).
+
+    The returned ``find`` builds the node's tables and hands them to ``find.choose``, the
+    choice itself, which the level-wise grower (:func:`treebook.multiway.grow_multiway`)
+    calls with the same tables.
     """
     is_categorical = np.asarray(is_categorical, dtype=bool)
     score_tables = as_table_score(criterion)
 
-    def find(X, y, w, rows, available):
-        yr = y[rows]
-        if required_class is not None and not np.any(w[yr == required_class] > 0):
+    def choose(candidates, class_counts=None, scores=None):
+        """The choice from the node's tables: ``candidates`` lists ``(feature, table,
+        None)`` for a categorical feature and ``(feature, tables, lower)`` for a numeric
+        one (every cut's ``(n_cuts, 2, K)`` table and the value below the cut);
+        ``scores``, if given, their ``score_tables`` (computed for many nodes at once)."""
+        if required_class is not None and not class_counts[required_class] > 0:
             return None
-        candidates = []  # (score, feature, table, threshold or None)
-        for f in np.flatnonzero(available):
-            if is_categorical[f]:
-                table, _ = categorical_table(X[rows, f], yr, w, n_categories[f], n_classes)
-                if np.count_nonzero(table.sum(axis=1) > 0) < 2:
+        scored = []  # (score, feature, table, threshold or None)
+        for c, (f, tables, lower) in enumerate(candidates):
+            given = None if scores is None else scores[c]
+            if lower is None:
+                if np.count_nonzero(tables.sum(axis=1) > 0) < 2:
                     continue  # one category at this node: the split separates nothing
-                candidates.append((float(score_tables(table)), f, table, None))
+                s = score_tables(tables) if given is None else given
+                scored.append((float(s), f, tables, None))
             else:
-                cuts = threshold_tables(X[rows, f], yr, w, n_classes)
-                tables = cuts["tables"]
                 # a cut with no weight on one side separates nothing (zero-weight cases)
                 ok = np.all(tables.sum(axis=2) > 0, axis=1)
                 if not ok.any():
                     continue
-                scores = np.array(score_tables(tables), dtype=float, ndmin=1)
-                scores[~ok] = np.nan  # never chosen by best_index
-                j = best_index(scores)
-                candidates.append((float(scores[j]), f, tables[j], float(cuts["lower"][j])))
-        if not candidates:
+                s = score_tables(tables) if given is None else given
+                scores_f = np.array(s, dtype=float, ndmin=1)
+                scores_f[~ok] = np.nan  # never chosen by best_index
+                j = best_index(scores_f)
+                scored.append((float(scores_f[j]), f, tables[j], float(lower[j])))
+        if not scored:
             return None
-        best = candidates[best_index([c[0] for c in candidates])]
-        score, feature, table, threshold = best
+        score, feature, table, threshold = scored[best_index([c[0] for c in scored])]
         info = {"criterion": score}
         if significance is not None:
             p = float(imp.g_test_pvalue(table, check=False))
@@ -124,7 +131,38 @@ def cls_split_finder(
         return Split(feature=int(feature), kind=NodeKind.THRESHOLD, score=score,
                      threshold=threshold, n_branches=2, info=info)
 
+    def find(X, y, w, rows, available):
+        yr = y[rows]
+        counts = None
+        if required_class is not None:
+            counts = np.bincount(yr, weights=w, minlength=n_classes)
+        candidates = []
+        for f in np.flatnonzero(available):
+            if is_categorical[f]:
+                table, _ = categorical_table(X[rows, f], yr, w, n_categories[f], n_classes)
+                candidates.append((int(f), table, None))
+            else:
+                cuts = threshold_tables(X[rows, f], yr, w, n_classes)
+                candidates.append((int(f), cuts["tables"], cuts["lower"]))
+        return choose(candidates, counts)
+
+    find.choose = choose
+    find.score_tables = score_tables
+    find.batchable = _is_package_measure(criterion)
     return find
+
+
+def _is_package_measure(criterion) -> bool:
+    """Whether ``criterion`` is one of this package's measures, which score a stack of
+    tables exactly as they score each table alone (so a grower may score many at once)."""
+    f = criterion.func if isinstance(criterion, partial) else criterion
+    if isinstance(f, str):
+        f = get_criterion(f, regression=False)
+    if isinstance(f, CriterionObject):
+        parts = [getattr(f, name, None) for name in ("gain", "impurity")]
+        return all(p is None or getattr(p, "__module__", "") == "treebook.impurity"
+                   for p in parts) and type(f).__module__ == "treebook.criteria"
+    return getattr(f, "__module__", "") == "treebook.impurity"
 
 
 class _SharedGrowerMixin:
@@ -140,11 +178,18 @@ class _SharedGrowerMixin:
         enc = self.encoder_
         is_cat = enc.is_categorical
         n_categories = [len(c) if c is not None else 0 for c in enc.categories]
+        finder = cls_split_finder(is_cat, n_categories, self.n_classes_, criterion,
+                                  significance=self.significance,
+                                  required_class=required_class)
+        if self.grower == "levelwise":
+            return grow_multiway(
+                X, y, w, finder=finder, is_categorical=is_cat, n_categories=n_categories,
+                n_classes=self.n_classes_, node_impurity=imp.entropy,
+                max_depth=self.max_depth, min_samples_split=self.min_samples_split,
+                min_gain=-np.inf, metadata=self._metadata(self.classes_))
         return grow_tree(
             X, y, w,
-            find_split=cls_split_finder(is_cat, n_categories, self.n_classes_, criterion,
-                                        significance=self.significance,
-                                        required_class=required_class),
+            find_split=finder,
             n_classes=self.n_classes_,
             node_impurity=imp.entropy,
             max_depth=self.max_depth,
@@ -177,6 +222,9 @@ class CLSClassifier(_SharedGrowerMixin, DecisionTreeClassifierBase):
         ``score="positive_class"``. ``None`` is allowed for two classes only and means the
         class that sorts last (``1`` for 0/1 labels, ``"yes"`` for no/yes). With more
         classes it must be declared, and the score is one-vs-rest.
+    grower : ``"levelwise"`` (default) — all nodes of a depth at once
+        (:func:`treebook.multiway.grow_multiway`); ``"recursive"`` — the readable
+        :func:`treebook.grow.grow_tree`. Both build the identical tree (tested).
 
     Attributes after fit: those of every learner (``tree_``, ``classes_``, …) and, with
     ``score="positive_class"``, ``positive_class_`` (the label used as positive).
@@ -191,10 +239,12 @@ class CLSClassifier(_SharedGrowerMixin, DecisionTreeClassifierBase):
         "max_depth": Interval(int, 0, None, allow_none=True),
         "min_samples_split": Interval(int, 2, None),
         "smoothing": Interval(float, 0.0, None),
+        "grower": Options("levelwise", "recursive"),
     }
 
     def __init__(self, score="likelihood", significance=None, max_depth=None,
-                 min_samples_split=2, smoothing=1.0, positive_class=None):
+                 min_samples_split=2, smoothing=1.0, positive_class=None,
+                 grower="levelwise"):
         # The parameter ``score`` shares its name with the method ``score(X, y)`` that
         # every learner has; an attribute of that name would hide the method. Its value
         # is therefore kept as ``split_score``, and get_params / set_params / repr
@@ -206,6 +256,7 @@ class CLSClassifier(_SharedGrowerMixin, DecisionTreeClassifierBase):
         self.min_samples_split = min_samples_split
         self.smoothing = smoothing
         self.positive_class = positive_class
+        self.grower = grower
 
     # ------------------------------------------------------- the `score` parameter
     def get_params(self, deep: bool = True) -> dict:
@@ -279,21 +330,23 @@ class CriterionTreeClassifier(_SharedGrowerMixin, DecisionTreeClassifierBase):
         :func:`~treebook.impurity.conditional_log_likelihood`; or a criterion of
         :mod:`treebook.criteria` (the object or its registered name, e.g. ``"gini"``),
         which scores tables by its gain.
-    significance, max_depth, min_samples_split : as in :class:`CLSClassifier`.
+    significance, max_depth, min_samples_split, grower : as in :class:`CLSClassifier`.
     """
 
     _parameter_constraints = {
         "significance": Interval(float, 0.0, 1.0, closed="right", allow_none=True),
         "max_depth": Interval(int, 0, None, allow_none=True),
         "min_samples_split": Interval(int, 2, None),
+        "grower": Options("levelwise", "recursive"),
     }
 
     def __init__(self, criterion=imp.information_gain, significance=None, max_depth=None,
-                 min_samples_split=2):
+                 min_samples_split=2, grower="levelwise"):
         self.criterion = criterion
         self.significance = significance
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
+        self.grower = grower
 
     def _grow(self, X, y, w):
         criterion = self.criterion

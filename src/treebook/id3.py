@@ -25,29 +25,45 @@ from __future__ import annotations
 import numpy as np
 
 from . import impurity as imp
-from .base import DecisionTreeClassifierBase, Interval
+from .base import DecisionTreeClassifierBase, Interval, Options
 from .grow import grow_tree
+from .multiway import grow_multiway
 from .splits import best_index, categorical_table, multiway_split
 
 __all__ = ["ID3Classifier", "id3_split_finder"]
 
 
 def id3_split_finder(n_categories, n_classes):
-    """The ID3 choice: the available attribute with the largest information gain."""
+    """The ID3 choice: the available attribute with the largest information gain.
 
-    def find(X, y, w, rows, available):
-        feats = np.flatnonzero(available)
-        tables = [categorical_table(X[rows, f], y[rows], w, n_categories[f], n_classes)[0]
-                  for f in feats]
+    The returned ``find(X, y, w, rows, available)`` builds each available attribute's
+    contingency table at the node and passes them to ``find.choose(candidates,
+    class_counts, scores)``, the choice itself, which the level-wise grower
+    (:func:`treebook.multiway.grow_multiway`) calls with the same tables (and their
+    gains, ``find.score_tables`` of all nodes' tables at once)."""
+
+    def choose(candidates, class_counts=None, scores=None):
+        feats = [c[0] for c in candidates]
+        tables = [c[1] for c in candidates]
+        if scores is None:
+            scores = [None] * len(tables)
         # only attributes that actually partition this node's cases can be chosen
         useful = [np.count_nonzero(t.sum(axis=1) > 0) >= 2 for t in tables]
         if not any(useful):
             return None
-        gains = np.array([imp.information_gain(t, check=False) if u else -np.inf
-                          for t, u in zip(tables, useful)])
+        gains = np.array([(imp.information_gain(t, check=False) if g is None else g)
+                          if u else -np.inf for t, u, g in zip(tables, useful, scores)])
         j = best_index(gains)
         return multiway_split(int(feats[j]), tables[j], gains[j], gain=float(gains[j]))
 
+    def find(X, y, w, rows, available):
+        feats = np.flatnonzero(available)
+        return choose([(int(f), categorical_table(X[rows, f], y[rows], w, n_categories[f],
+                                                  n_classes)[0], None) for f in feats])
+
+    find.choose = choose
+    find.score_tables = lambda tables: imp.information_gain(tables, check=False)
+    find.batchable = True
     return find
 
 
@@ -60,6 +76,9 @@ class ID3Classifier(DecisionTreeClassifierBase):
     min_samples_split : int ≥ 2 — a node with fewer cases (rows of positive weight)
         stays a leaf.
     min_gain : float ≥ 0 — a split whose gain (bits) is below this ε is not made.
+    grower : ``"levelwise"`` (default) — all nodes of a depth at once
+        (:func:`treebook.multiway.grow_multiway`); ``"recursive"`` — the readable
+        :func:`treebook.grow.grow_tree`. Both build the identical tree (tested).
 
     Attributes (after ``fit``)
     --------------------------
@@ -75,22 +94,33 @@ class ID3Classifier(DecisionTreeClassifierBase):
         "max_depth": Interval(int, 0, None, allow_none=True),
         "min_samples_split": Interval(int, 2, None),
         "min_gain": Interval(float, 0.0, None),
+        "grower": Options("levelwise", "recursive"),
     }
     _all_categorical = True
     _missing = "error"
     _missing_hint = ("ID3 has no rule for missing values; use C45Classifier, which sends "
                      "such cases down every branch with fractional weights.")
 
-    def __init__(self, max_depth=None, min_samples_split=2, min_gain=0.0):
+    def __init__(self, max_depth=None, min_samples_split=2, min_gain=0.0,
+                 grower="levelwise"):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_gain = min_gain
+        self.grower = grower
 
     def _grow(self, X, y, w):
         n_categories = [len(c) for c in self.encoder_.categories]
+        finder = id3_split_finder(n_categories, self.n_classes_)
+        if self.grower == "levelwise":
+            return grow_multiway(
+                X, y, w, finder=finder, is_categorical=np.ones(X.shape[1], dtype=bool),
+                n_categories=n_categories, n_classes=self.n_classes_,
+                node_impurity=imp.entropy, max_depth=self.max_depth,
+                min_samples_split=self.min_samples_split, min_gain=self.min_gain,
+                metadata=self._metadata(self.classes_))
         return grow_tree(
             X, y, w,
-            find_split=id3_split_finder(n_categories, self.n_classes_),
+            find_split=finder,
             n_classes=self.n_classes_,
             node_impurity=imp.entropy,
             max_depth=self.max_depth,
