@@ -169,46 +169,6 @@ def scan_feature(P, shift, starts, seg_len, labels, response, w, unit, criterion
 
 
 @njit(cache=True, nogil=True)
-def _step(P, p, s, shift, labels, response, w, unit, criterion, n_classes, mean, run_w,
-          run_s, off_w, off_s, left, offset):
-    """Advance :func:`scan_feature_missing`'s running sums by position ``p`` (the body of
-    :func:`scan_feature`'s loop); returns the left weight and the updated scalars."""
-    row = P[p] & _ROW
-    if unit:
-        w_left = float(p + 1) - float(s)
-    else:
-        wv = w[row]
-        run_w += wv
-        if p == s:
-            off_w = run_w - wv
-        w_left = run_w - off_w
-    if criterion == SQUARED_ERROR_SCAN:
-        c = response[row] - mean
-        if not unit:
-            c = c * w[row]
-        run_s += c
-        if p == s:
-            off_s = run_s - c
-    else:
-        if shift == 33:
-            k = (P[p] >> 32) & 1
-        else:
-            k = labels[row]
-        if unit:
-            if p == s:
-                for q in range(n_classes):
-                    left[q] = 0.0
-            left[k] += 1.0
-        else:
-            left[k] += w[row]
-            if p == s:
-                for q in range(n_classes):
-                    offset[q] = left[q]
-                offset[k] = left[k] - w[row]
-    return w_left, run_w, run_s, off_w, off_s
-
-
-@njit(cache=True, nogil=True)
 def scan_feature_missing(P, shift, missing_rank, x, feature_threshold, starts, seg_len,
                          labels, response, w, unit, criterion, n_classes, value, W, msl,
                          mwl, close_ranks, first_far, allowed, feature, best_val, best_f,
@@ -255,73 +215,76 @@ def scan_feature_missing(P, shift, missing_rank, x, feature_threshold, starts, s
         w_known = 0.0
         s_known = 0.0
         s_tot = 0.0
-        # ---- pass 1: the missing block on the right (the usual scan)
-        for p in range(s, e):
-            w_left, run_w, run_s, off_w, off_s = _step(
-                P, p, s, shift, labels, response, w, unit, criterion, n_classes, mean,
-                run_w, run_s, off_w, off_s, left, offset)
-            w_right = W_j - w_left
-            score_left[p] = -np.inf
-            if p == last:
-                w_known = w_left
-                s_known = run_s - off_s
-                for q in range(n_classes):
-                    known[q] = left[q] if unit else left[q] - offset[q]
-            if p == e - 1:
-                s_tot = run_s - off_s
-            ok = p < e - 1 and p - s >= msl - 1 and L - (p - s) - 1 >= msl
-            if ok:
-                g0 = P[p] >> shift
-                g1 = P[p + 1] >> shift
-                if g0 == g1:
-                    ok = False
-                elif (g0 & 1) == 1:
-                    i = np.searchsorted(close_ranks, g0 >> 1)
-                    if (g1 >> 1) < first_far[i]:
-                        ok = False
-            if ok and mwl > 0.0 and (w_left < mwl or w_right < mwl):
-                ok = False
-            if not ok or not allowed[j] or (has and not varies):
-                score[p] = -np.inf
-                continue
-            if criterion == SQUARED_ERROR_SCAN:
-                s_left = run_s - off_s
-                sc = s_left * s_left * (1.0 / w_left + 1.0 / w_right)
-            elif n_classes == 2:
-                l1 = left[1] if unit else left[1] - offset[1]
-                r1 = value[j, 1] - l1
-                sc = l1 * l1 / w_left + r1 * r1 / w_right
-            else:
-                s_l = 0.0
-                s_r = 0.0
-                for q in range(n_classes):
-                    c_l = left[q] if unit else left[q] - offset[q]
-                    c_r = value[j, q] - c_l
-                    s_l += c_l * c_l
-                    s_r += c_r * c_r
-                sc = s_l / w_left + s_r / w_right
-            if has and p == last:  # known | missing: tried last
-                score_left[p] = sc
-                score[p] = -np.inf
-            else:
-                score[p] = sc
-        # ---- pass 2: the same sums again, the missing block on the left
-        if has and varies and allowed[j]:
-            end_w = run_w
-            end_s = run_s
-            run_w = run_w0
-            run_s = run_s0
-            for k in range(n_classes):
-                left_save[k], left[k] = left[k], left_save[k]
-            w_miss = W_j - w_known
-            s_miss = s_tot - s_known
-            for p in range(s, last):
-                w_left, run_w, run_s, off_w, off_s = _step(
-                    P, p, s, shift, labels, response, w, unit, criterion, n_classes, mean,
-                    run_w, run_s, off_w, off_s, left, offset)
-                wl = w_left + w_miss
+        w_miss = 0.0
+        s_miss = 0.0
+        end_w = 0.0
+        end_s = 0.0
+        # pass 0: the missing block on the right (the usual scan); pass 1: the same sums
+        # again, the missing block on the left
+        for rep in range(2):
+            stop = e
+            if rep == 1:
+                if not (has and varies and allowed[j]):
+                    break
+                end_w = run_w
+                end_s = run_s
+                run_w = run_w0
+                run_s = run_s0
+                for k in range(n_classes):
+                    left_save[k], left[k] = left[k], left_save[k]
+                w_miss = W_j - w_known
+                s_miss = s_tot - s_known
+                stop = last
+            for p in range(s, stop):
+                # ---- the left side after position p (scan_feature's sums)
+                row = P[p] & _ROW
+                if unit:
+                    w_left = float(p + 1) - float(s)
+                else:
+                    wv = w[row]
+                    run_w += wv
+                    if p == s:
+                        off_w = run_w - wv
+                    w_left = run_w - off_w
+                if criterion == SQUARED_ERROR_SCAN:
+                    c = response[row] - mean
+                    if not unit:
+                        c = c * w[row]
+                    run_s += c
+                    if p == s:
+                        off_s = run_s - c
+                else:
+                    if shift == 33:
+                        k = (P[p] >> 32) & 1
+                    else:
+                        k = labels[row]
+                    if unit:
+                        if p == s:
+                            for q in range(n_classes):
+                                left[q] = 0.0
+                        left[k] += 1.0
+                    else:
+                        left[k] += w[row]
+                        if p == s:
+                            for q in range(n_classes):
+                                offset[q] = left[q]
+                            offset[k] = left[k] - w[row]
+                if rep == 0:
+                    score_left[p] = -np.inf
+                    if p == last:
+                        w_known = w_left
+                        s_known = run_s - off_s
+                        for q in range(n_classes):
+                            known[q] = left[q] if unit else left[q] - offset[q]
+                    if p == e - 1:
+                        s_tot = run_s - off_s
+                    ok = p < e - 1 and p - s >= msl - 1 and L - (p - s) - 1 >= msl
+                    wl = w_left
+                else:  # the missing block joins the left side
+                    ok = p - s + 1 + n_miss >= msl and last - p >= msl
+                    wl = w_left + w_miss
                 wr = W_j - wl
-                ok = p - s + 1 + n_miss >= msl and last - p >= msl
+                # ---- admissible?
                 if ok:
                     g0 = P[p] >> shift
                     g1 = P[p + 1] >> shift
@@ -333,30 +296,45 @@ def scan_feature_missing(P, shift, missing_rank, x, feature_threshold, starts, s
                             ok = False
                 if ok and mwl > 0.0 and (wl < mwl or wr < mwl):
                     ok = False
-                if not ok:
+                if not ok or not allowed[j] or (has and not varies):
+                    if rep == 0:
+                        score[p] = -np.inf
                     continue
+                # ---- its score (missing right: scan_feature's; left: plus the block)
                 if criterion == SQUARED_ERROR_SCAN:
-                    s_l1 = (run_s - off_s) + s_miss
-                    score_left[p] = s_l1 * s_l1 * (1.0 / wl + 1.0 / wr)
+                    s_l1 = run_s - off_s
+                    if rep == 1:
+                        s_l1 = s_l1 + s_miss
+                    sc = s_l1 * s_l1 * (1.0 / wl + 1.0 / wr)
                 elif n_classes == 2:
-                    l1 = (left[1] if unit else left[1] - offset[1]) + (value[j, 1] - known[1])
+                    l1 = left[1] if unit else left[1] - offset[1]
+                    if rep == 1:
+                        l1 = l1 + (value[j, 1] - known[1])
                     r1 = value[j, 1] - l1
-                    score_left[p] = l1 * l1 / wl + r1 * r1 / wr
+                    sc = l1 * l1 / wl + r1 * r1 / wr
                 else:
                     s_l = 0.0
                     s_r = 0.0
                     for q in range(n_classes):
-                        c_l = ((left[q] if unit else left[q] - offset[q])
-                               + (value[j, q] - known[q]))
+                        c_l = left[q] if unit else left[q] - offset[q]
+                        if rep == 1:
+                            c_l = c_l + (value[j, q] - known[q])
                         c_r = value[j, q] - c_l
                         s_l += c_l * c_l
                         s_r += c_r * c_r
-                    score_left[p] = s_l / wl + s_r / wr
-            # back to the state after the whole segment
-            run_w = end_w
-            run_s = end_s
-            for k in range(n_classes):
-                left[k] = left_save[k]
+                    sc = s_l / wl + s_r / wr
+                if rep == 1:
+                    score_left[p] = sc
+                elif has and p == last:  # known | missing: tried last
+                    score_left[p] = sc
+                    score[p] = -np.inf
+                else:
+                    score[p] = sc
+            if rep == 1:  # back to the state after the whole segment
+                run_w = end_w
+                run_s = end_s
+                for k in range(n_classes):
+                    left[k] = left_save[k]
         # ---- the node's best candidate of this feature
         if not allowed[j]:
             continue
