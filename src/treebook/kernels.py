@@ -8,6 +8,9 @@ in exactly the order written):
   weights (or the left sum of centred responses) at every position, the score of every
   admissible cut, and each node's best cut; the job of
   ``levelwise._cut_scores`` + ``levelwise._keep_best`` in numpy;
+* :func:`scan_feature_missing` — the same scan for a column with missing values
+  (scikit-learn's candidates: the missing rows on either side of every cut, and the
+  split known | missing), ``levelwise._cut_scores`` + ``levelwise._keep_best_missing``;
 * :func:`scan_subsets` — CART's subset search on one categorical feature for every open
   node (``cart._subset_candidates`` node by node in numpy);
 * :func:`mark_right` and :func:`partition_list` — which rows go right, and the stable partition of one attribute list into the open

@@ -32,6 +32,15 @@ weights (or none) every count is an exact integer and the trees are identical bi
 bit; with fractional weights or regression the prefix sums are rounded differently, so
 two different cuts whose scores agree to about ``1e-12`` may be chosen differently.
 
+**Missing values** (``missing="learn"``, scikit-learn's rule, as
+:func:`treebook.cart.cart_split_finder`): NaN sorts after every known value with a rank
+of its own, so in each node's segment the missing rows are the last block, and the
+stable partition keeps them there. The block's weights are the node's minus the running
+sums at its last known position; each cut is scored with the block on the right (the
+usual score) and on the left, and the cut after the last known value is the split known
+| missing (threshold +inf), in scikit-learn's order of candidates. The tree's
+``missing_go`` records the side.
+
 **Engines.** ``engine="numpy"`` is the reference: every step above in whole-array numpy
 operations. ``engine="compiled"`` (the default) runs the scan, the subset search and the
 partition as the loops of :mod:`treebook.kernels` (chapter 8), which add the same numbers
