@@ -18,10 +18,18 @@ faster). The recursive grower is slow at 10⁵ rows (minutes): ``--recursive-rou
 limits how many rounds include it (default 1). Times depend on the machine's load; tests
 never assert a time, this script only prints them.
 
+``--surrogate`` measures rpart's rule instead (two classes; the recursive grower, the
+only one with surrogates): ``CARTClassifier.like_rpart(cp=0)`` (minsplit 20, minbucket 7,
+five surrogates, grown in full) against R's ``rpart(cp = 0, xval = 0, maxcompete = 0,
+maxsurrogate = 5, usesurrogate = 2)`` on the same rows (timed inside R around the
+``rpart`` call only, through ``Rscript``), and against treebook's ``missing="learn"``
+level-wise tree with the same minsplit/minbucket.
+
 Usage::
 
     python benchmarks/bench_missing.py                  # n = 1e5, 3 rounds
     python benchmarks/bench_missing.py --n 2e4 --rounds 5 --recursive-rounds 5
+    python benchmarks/bench_missing.py --surrogate --n 2e4 --rounds 3
 """
 
 from __future__ import annotations
@@ -67,6 +75,60 @@ def fit_time(make_est, X, y) -> tuple[float, int]:
     return time.perf_counter() - t0, int(est.tree_.node_count)
 
 
+R_FIT = r"""
+args <- commandArgs(trailingOnly = TRUE)
+suppressMessages(library(rpart))
+d <- read.csv(args[1])
+d$y <- factor(d$y)
+ctl <- rpart.control(cp = 0, xval = 0, maxcompete = 0, maxsurrogate = 5,
+                     usesurrogate = 2, minsplit = 20, minbucket = 7)
+for (r in seq_len(as.integer(args[2]))) {
+  t <- system.time(fit <- rpart(y ~ ., data = d, method = "class", control = ctl))
+  cat(t[["elapsed"]], nrow(fit$frame), "\n")
+}
+"""
+
+
+def surrogate_rounds(n: int, frac: float, rounds: int) -> None:
+    import os
+    import subprocess
+    import tempfile
+
+    import pandas as pd
+
+    from treebook import CARTClassifier
+
+    X, y = make("2 classes", n, frac)
+    cols = [f"x{j}" for j in range(X.shape[1])]
+    df = pd.DataFrame(X, columns=cols)
+    with tempfile.TemporaryDirectory() as tmp:
+        csv, script = os.path.join(tmp, "d.csv"), os.path.join(tmp, "fit.R")
+        df.assign(y=y).to_csv(csv, index=False, na_rep="NA")
+        with open(script, "w") as fh:
+            fh.write(R_FIT)
+        out = subprocess.run(["Rscript", script, csv, str(rounds)], capture_output=True,
+                             text=True, check=True).stdout.split()
+    r_times = [float(t) for t in out[0::2]]
+    r_nodes = int(out[1])
+    warm = make("2 classes", 2000, frac, 1)  # load the kernels, warm the caches
+    fit_time(lambda: CARTClassifier.like_rpart(cp=0.0), *warm)
+    fit_time(lambda: CARTClassifier(min_samples_split=20, min_samples_leaf=7), *warm)
+    sur, learn = [], []
+    for _ in range(rounds):
+        t, sur_nodes = fit_time(lambda: CARTClassifier.like_rpart(cp=0.0), X, y)
+        sur.append(t)
+        t, learn_nodes = fit_time(
+            lambda: CARTClassifier(min_samples_split=20, min_samples_leaf=7), X, y)
+        learn.append(t)
+    print(f"n = {n:,}, 10 features, {frac:.0%} NaN, 2 classes; medians of {rounds} fits")
+    print(f"  rpart (cp=0, 5 surrogates)                {np.median(r_times):8.3f} s"
+          f"  {r_nodes} nodes")
+    print(f"  treebook like_rpart(cp=0) (recursive)     {np.median(sur):8.3f} s"
+          f"  {sur_nodes} nodes  = {np.median(sur) / np.median(r_times):.1f}× rpart")
+    print(f"  treebook missing='learn' (level-wise)     {np.median(learn):8.3f} s"
+          f"  {learn_nodes} nodes  = {np.median(learn) / np.median(r_times):.2f}× rpart")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--n", type=float, default=1e5)
@@ -74,8 +136,13 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--recursive-rounds", type=int, default=1)
     ap.add_argument("--shapes", nargs="+", default=["2 classes", "regression"])
+    ap.add_argument("--surrogate", action="store_true",
+                    help="rpart's surrogates: treebook against R's rpart")
     args = ap.parse_args(argv)
     n = int(args.n)
+    if args.surrogate:
+        surrogate_rounds(n, args.frac, args.rounds)
+        return
     print(f"n = {n:,}, 10 features, {args.frac:.0%} NaN; medians of paired rounds")
     print(f"{'shape':<12} {'lib':<14} {'median fit s':>12} {'nodes':>7}")
     for shape in args.shapes:
