@@ -733,10 +733,14 @@ def _rows_going_right(lists, best_f, best_p, cut_nodes, level: _Level, go_right,
         go_right[P[pos] & _ROW] = pos > np.repeat(best_p[js], lens)
         del pos
     if best_go is not None:  # missing rows sent left: they sit after the cut, so undo
-        for j in cut_nodes[num][best_go[cut_nodes[num]] == 0].tolist():
-            P = lists[best_f[j] if columns is None else columns[best_f[j]]]
-            r = P[starts[j]:starts[j] + seg_len[j]] & _ROW
-            go_right[r[np.isnan(X[r, best_f[j]])]] = 0
+        left_nodes = cut_nodes[num][best_go[cut_nodes[num]] == 0]
+        for f in np.unique(best_f[left_nodes]):
+            js = left_nodes[best_f[left_nodes] == f]
+            lens = seg_len[js]
+            pos = np.repeat(starts[js] - np.concatenate([[0], np.cumsum(lens)[:-1]]),
+                            lens) + np.arange(int(lens.sum()))
+            r = lists[f if columns is None else columns[f]][pos] & _ROW
+            go_right[r[np.isnan(X[r, f])]] = 0
     return lower_row, upper_row
 
 
