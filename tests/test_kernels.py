@@ -118,10 +118,12 @@ def test_levelwise_with_categorical_columns_equals_recursive(seed, k, weights, m
     rec = grow_cart(X, y, w, grower="recursive", **params)
     lev = grow_cart(X, y, w, grower="levelwise", **params)
     if k == 0 or weights == "fractional":
-        # the numeric scans add in another order (the module docstring): same splits
-        for name in ("kind", "feature", "children", "code_ptr", "branch_of_code",
-                     "n_samples"):
+        # the numeric scans add in another order (the module docstring): two features
+        # that cut a small node's rows alike can tie within rounding (seed 0, k 0,
+        # fractional, (3, 14): a 2-row node), so compare the partitions
+        for name in ("children", "n_samples"):
             assert np.array_equal(getattr(rec, name), getattr(lev, name)), name
+        assert np.allclose(rec.value, lev.value, rtol=1e-9, atol=1e-9)
     else:
         assert_identical(rec, lev)
     numpy = grow_levelwise(X, y, w, subset_split=_subset_candidates, engine="numpy",
