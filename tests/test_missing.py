@@ -152,10 +152,15 @@ def test_bad_parameters(cls, params, name):
         cls(**params).fit(HAND[["b"]].fillna(0), HAND_Y)
 
 
-def test_levelwise_refuses_nan():
-    X = np.array([[1.0], [np.nan], [3.0], [4.0]])
-    with pytest.raises(ValueError, match="levelwise.*missing"):
-        CARTClassifier(grower="levelwise").fit(X, [0, 1, 0, 1])
+def test_levelwise_grows_nan_as_the_recursive_grower():
+    """grower="levelwise" has scikit-learn's rule (missing="learn") and builds the
+    recursive grower's tree; missing="surrogate" with it is refused (test_bad_parameters)."""
+    X = np.array([[1.0], [np.nan], [3.0], [4.0], [np.nan], [6.0]])
+    y = [0, 1, 0, 1, 1, 0]
+    a = CARTClassifier(grower="levelwise").fit(X, y).tree_
+    b = CARTClassifier(grower="recursive").fit(X, y).tree_
+    for name in ("feature", "threshold", "n_samples", "value", "missing_go"):
+        assert np.array_equal(getattr(a, name), getattr(b, name), equal_nan=True), name
 
 
 @pytest.mark.parametrize("missing", ["learn", "surrogate"])

@@ -117,3 +117,69 @@ def test_nan_only_at_prediction_goes_to_the_larger_child():
     assert_same_tree(ours, sk)
     Z = inject(X, 0.4, 9)
     assert np.allclose(ours.predict_proba(Z), sk.predict_proba(Z), rtol=0, atol=1e-12)
+
+
+# ------------------------------------------------------------------ the two growers
+# grower="auto" grows NaN data level by level (treebook.levelwise, compiled kernels);
+# the readable recursive grower must build the same tree, and both scikit-learn's.
+TREE_FIELDS = ("kind", "feature", "threshold", "children", "n_samples", "weighted_n",
+               "value", "impurity", "missing_go")
+
+
+def assert_same_growers(a, b, exact=True):
+    for name in TREE_FIELDS:
+        x, y = getattr(a.tree_, name), getattr(b.tree_, name)
+        if exact or x.dtype.kind in "iu":
+            assert np.array_equal(x, y, equal_nan=True), name
+        else:
+            assert np.allclose(x, y, rtol=1e-9, atol=1e-9, equal_nan=True), name
+
+
+@pytest.mark.parametrize("make, seed, frac, params", CASES)
+def test_levelwise_and_recursive_classifiers_agree_with_nan(make, seed, frac, params):
+    X, y = make(seed, frac)
+    lev = CARTClassifier(grower="levelwise", **params).fit(X, y)
+    rec = CARTClassifier(grower="recursive", **params).fit(X, y)
+    assert_same_growers(lev, rec)
+    assert_same_tree(lev, DecisionTreeClassifier(random_state=0, **params).fit(X, y))
+
+
+@pytest.mark.parametrize("make, seed, frac", REG_CASES)
+def test_levelwise_and_recursive_regressors_agree_with_nan(make, seed, frac):
+    X, y = make(seed, frac)
+    lev = CARTRegressor(grower="levelwise", min_samples_leaf=15).fit(X, y)
+    rec = CARTRegressor(grower="recursive", min_samples_leaf=15).fit(X, y)
+    assert_same_growers(lev, rec, exact=False)  # centred vs plain sums: same splits
+    assert_same_tree(lev, DecisionTreeRegressor(random_state=0, min_samples_leaf=15).fit(X, y))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_two_classes_with_integer_weights_and_nan_equal_sklearn(seed):
+    X, y = make_classification(n_samples=3000, n_features=8, n_informative=5,
+                               random_state=seed)
+    X = inject(f32(X), 0.2, seed)
+    w = np.random.default_rng(seed).integers(0, 4, size=y.shape[0]).astype(float)
+    lev = CARTClassifier(**PARAMS).fit(X, y, sample_weight=w)
+    rec = CARTClassifier(grower="recursive", **PARAMS).fit(X, y, sample_weight=w)
+    assert_same_growers(lev, rec)
+    sk = DecisionTreeClassifier(random_state=0, **PARAMS).fit(X, y, sample_weight=w)
+    assert_same_tree(lev, sk)
+    assert np.allclose(lev.predict_proba(X), sk.predict_proba(X), rtol=0, atol=1e-12)
+
+
+def test_categorical_column_with_nan_grows_levelwise_as_recursive():
+    import pandas as pd
+
+    rng = np.random.default_rng(2)
+    n = 1500
+    x = rng.normal(size=n)
+    c = rng.choice(list("abcdef"), size=n)
+    y = ((x > 0.3) ^ np.isin(c, ["a", "d"]) ^ (rng.random(n) < 0.1)).astype(int)
+    df = pd.DataFrame({"x": np.where(rng.random(n) < 0.2, np.nan, x),
+                       "c": pd.Categorical(np.where(rng.random(n) < 0.2, None, c))})
+    lev = CARTClassifier(min_samples_leaf=10).fit(df, y)
+    rec = CARTClassifier(grower="recursive", min_samples_leaf=10).fit(df, y)
+    assert_same_growers(lev, rec)
+    assert (lev.tree_.kind == 3).any()
+    internal = ~lev.tree_.is_leaf
+    assert set(lev.tree_.missing_go[internal].tolist()) == {0, 1}

@@ -44,7 +44,8 @@ of the categories present at the node:
 (:func:`treebook.levelwise.grow_levelwise`, compiled kernels; categorical columns through
 the same subset search); the readable recursive grower (:func:`treebook.grow.grow_tree`
 with :func:`cart_split_finder`) builds the identical tree (tested); ``grower=`` chooses
-explicitly; data with missing values (and ``missing="surrogate"``) always grow recursively.
+explicitly; data with missing values grow level-wise too under ``missing="learn"`` (the
+same tree as the recursive grower's, tested), recursively under ``missing="surrogate"``.
 
 **Missing values** (NaN, None and ``pd.NA`` alike, :mod:`treebook.encoding`):
 ``missing="learn"`` (the default) is scikit-learn's rule (1.9, ``_splitter.pyx``): every
@@ -560,10 +561,11 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
               max_surrogates: int = 5, max_leaf_nodes: int | None = None) -> Tree:
     """Grow a CART tree with the recursive grower (``grower="recursive"``, any features)
     or the level-wise grower (``"levelwise"``; categorical columns through the same subset search
-    as the recursive one, :func:`_subset_candidates`; no missing values). ``max_features``
+    as the recursive one, :func:`_subset_candidates`; missing values only with
+    ``missing="learn"``). ``max_features``
     (a count, or None for all) and ``seed``: the random features per node of
     :mod:`treebook.feature_draw`, the same in both growers. ``missing``: the rule for
-    missing values (:func:`cart_split_finder`; only the recursive grower has one). ``max_leaf_nodes`` (an int
+    missing values (:func:`cart_split_finder`; the level-wise grower has ``"learn"`` only). ``max_leaf_nodes`` (an int
     >= 2): grow best-first to at most that many leaves
     (:func:`treebook.bestfirst.grow_best_first`, with the recursive grower's split finder
     and node statistics)."""
@@ -585,8 +587,12 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
                           subset_split=_subset_candidates,
                           max_exhaustive_categories=MAX_EXHAUSTIVE_CATEGORIES)
         if np.isnan(X).any():
-            raise ValueError("grower='levelwise' has no rule for missing values; use "
-                             "grower='recursive' (or 'auto') for data with NaN")
+            if missing != "learn":
+                raise ValueError("grower='levelwise' has only scikit-learn's rule for "
+                                 "missing values (missing='learn'); use grower='recursive' "
+                                 "(or 'auto') for data with NaN and missing="
+                                 f"{missing!r}")
+            params.update(missing="learn", learn_split=_learn_candidates)
         return grow_levelwise(X, y, w, **params)
     if grower != "recursive":
         raise ValueError(f"grower must be 'levelwise' or 'recursive'; got {grower!r}")
@@ -747,10 +753,12 @@ class _CARTMixin:
                                      "pass X.toarray()")
             grow, grower = _grow_sparse, "sparse"
         elif grower == "auto":
-            # the one dispatch point: the level-wise grower has no rule for missing values
-            # and grows level by level, so data with NaN, rpart's surrogates and
+            # the one dispatch point: the level-wise grower has scikit-learn's rule for
+            # missing values (missing="learn") but no surrogates, and grows level by
+            # level, so rpart's surrogates, data with NaN under any other rule and
             # best-first growth (max_leaf_nodes) use the recursive grower
-            grower = ("recursive" if self.missing == "surrogate" or np.isnan(X).any()
+            grower = ("recursive" if self.missing == "surrogate"
+                      or (self.missing != "learn" and np.isnan(X).any())
                       or self.max_leaf_nodes is not None
                       else "levelwise")
         metadata = self._metadata(classes)

@@ -8,6 +8,9 @@ in exactly the order written):
   weights (or the left sum of centred responses) at every position, the score of every
   admissible cut, and each node's best cut; the job of
   ``levelwise._cut_scores`` + ``levelwise._keep_best`` in numpy;
+* :func:`scan_feature_missing` — the same scan for a column with missing values
+  (scikit-learn's candidates: the missing rows on either side of every cut, and the
+  split known | missing), ``levelwise._cut_scores`` + ``levelwise._keep_best_missing``;
 * :func:`scan_subsets` — CART's subset search on one categorical feature for every open
   node (``cart._subset_candidates`` node by node in numpy);
 * :func:`mark_right` and :func:`partition_list` — which rows go right, and the stable partition of one attribute list into the open
@@ -33,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["scan_feature", "scan_subsets", "mark_right", "partition_list", "walk_tree",
+__all__ = ["scan_feature", "scan_feature_missing", "scan_subsets", "mark_right", "partition_list", "walk_tree",
            "walk_thresholds", "GINI_SCAN", "SQUARED_ERROR_SCAN"]
 
 #: ``scan_feature``'s criterion codes
@@ -166,6 +169,203 @@ def scan_feature(P, shift, starts, seg_len, labels, response, w, unit, criterion
                     best_f[j] = feature
                     best_p[j] = p
                     break
+
+
+@njit(cache=True, nogil=True)
+def scan_feature_missing(P, shift, missing_rank, x, feature_threshold, starts, seg_len,
+                         labels, response, w, unit, criterion, n_classes, value, W, msl,
+                         mwl, close_ranks, first_far, allowed, feature, best_val, best_f,
+                         best_p, best_go, score, score_left, left, offset, left_save, known):
+    """:func:`scan_feature` for a column with missing values: scikit-learn's candidates.
+
+    In every node's segment the missing rows (rank ``missing_rank``) are the last block.
+    Node ``j`` with missing rows (and known values ``x`` that are not all within
+    ``feature_threshold``) scores each cut of its known values with the missing block
+    on the right (``score``) and on the left (``score_left``: the missing block's
+    weights, the node's minus those up to its last known position, added to the left
+    side), and the split known | missing (the cut after its last known position, stored
+    in ``score_left`` there). A node without missing rows scores as :func:`scan_feature`.
+    The first candidate tying with the node's maximum, in that order (right, left,
+    known | missing), wins as in :func:`scan_feature`; ``best_go[j]`` is where the
+    missing rows go (1 right, 0 left, -1 none). ``left_save`` and ``known``
+    (``n_classes`` each) are scratch space too."""
+    J = starts.shape[0]
+    run_w = 0.0
+    run_s = 0.0
+    off_w = 0.0
+    off_s = 0.0
+    for k in range(n_classes):
+        left[k] = 0.0
+    for j in range(J):
+        s = starts[j]
+        e = s + seg_len[j]
+        L = seg_len[j]
+        W_j = W[j]
+        mean = value[j, 0]
+        q_end = e
+        while q_end > s and ((P[q_end - 1] >> shift) >> 1) == missing_rank:
+            q_end -= 1
+        last = q_end - 1
+        n_miss = e - q_end
+        has = n_miss > 0
+        varies = True
+        if has:
+            varies = last >= s and x[P[last] & _ROW] > x[P[s] & _ROW] + feature_threshold
+        run_w0 = run_w
+        run_s0 = run_s
+        for k in range(n_classes):
+            left_save[k] = left[k]
+        w_known = 0.0
+        s_known = 0.0
+        s_tot = 0.0
+        w_miss = 0.0
+        s_miss = 0.0
+        end_w = 0.0
+        end_s = 0.0
+        # pass 0: the missing block on the right (the usual scan); pass 1: the same sums
+        # again, the missing block on the left
+        for rep in range(2):
+            stop = e
+            if rep == 1:
+                if not (has and varies and allowed[j]):
+                    break
+                end_w = run_w
+                end_s = run_s
+                run_w = run_w0
+                run_s = run_s0
+                for k in range(n_classes):
+                    left_save[k], left[k] = left[k], left_save[k]
+                w_miss = W_j - w_known
+                s_miss = s_tot - s_known
+                stop = last
+            for p in range(s, stop):
+                # ---- the left side after position p (scan_feature's sums)
+                row = P[p] & _ROW
+                if unit:
+                    w_left = float(p + 1) - float(s)
+                else:
+                    wv = w[row]
+                    run_w += wv
+                    if p == s:
+                        off_w = run_w - wv
+                    w_left = run_w - off_w
+                if criterion == SQUARED_ERROR_SCAN:
+                    c = response[row] - mean
+                    if not unit:
+                        c = c * w[row]
+                    run_s += c
+                    if p == s:
+                        off_s = run_s - c
+                else:
+                    if shift == 33:
+                        k = (P[p] >> 32) & 1
+                    else:
+                        k = labels[row]
+                    if unit:
+                        if p == s:
+                            for q in range(n_classes):
+                                left[q] = 0.0
+                        left[k] += 1.0
+                    else:
+                        left[k] += w[row]
+                        if p == s:
+                            for q in range(n_classes):
+                                offset[q] = left[q]
+                            offset[k] = left[k] - w[row]
+                if rep == 0:
+                    score_left[p] = -np.inf
+                    if p == last:
+                        w_known = w_left
+                        s_known = run_s - off_s
+                        for q in range(n_classes):
+                            known[q] = left[q] if unit else left[q] - offset[q]
+                    if p == e - 1:
+                        s_tot = run_s - off_s
+                    ok = p < e - 1 and p - s >= msl - 1 and L - (p - s) - 1 >= msl
+                    wl = w_left
+                else:  # the missing block joins the left side
+                    ok = p - s + 1 + n_miss >= msl and last - p >= msl
+                    wl = w_left + w_miss
+                wr = W_j - wl
+                # ---- admissible?
+                if ok:
+                    g0 = P[p] >> shift
+                    g1 = P[p + 1] >> shift
+                    if g0 == g1:
+                        ok = False
+                    elif (g0 & 1) == 1:
+                        i = np.searchsorted(close_ranks, g0 >> 1)
+                        if (g1 >> 1) < first_far[i]:
+                            ok = False
+                if ok and mwl > 0.0 and (wl < mwl or wr < mwl):
+                    ok = False
+                if not ok or not allowed[j] or (has and not varies):
+                    if rep == 0:
+                        score[p] = -np.inf
+                    continue
+                # ---- its score (missing right: scan_feature's; left: plus the block)
+                if criterion == SQUARED_ERROR_SCAN:
+                    s_l1 = run_s - off_s
+                    if rep == 1:
+                        s_l1 = s_l1 + s_miss
+                    sc = s_l1 * s_l1 * (1.0 / wl + 1.0 / wr)
+                elif n_classes == 2:
+                    l1 = left[1] if unit else left[1] - offset[1]
+                    if rep == 1:
+                        l1 = l1 + (value[j, 1] - known[1])
+                    r1 = value[j, 1] - l1
+                    sc = l1 * l1 / wl + r1 * r1 / wr
+                else:
+                    s_l = 0.0
+                    s_r = 0.0
+                    for q in range(n_classes):
+                        c_l = left[q] if unit else left[q] - offset[q]
+                        if rep == 1:
+                            c_l = c_l + (value[j, q] - known[q])
+                        c_r = value[j, q] - c_l
+                        s_l += c_l * c_l
+                        s_r += c_r * c_r
+                    sc = s_l / wl + s_r / wr
+                if rep == 1:
+                    score_left[p] = sc
+                elif has and p == last:  # known | missing: tried last
+                    score_left[p] = sc
+                    score[p] = -np.inf
+                else:
+                    score[p] = sc
+            if rep == 1:  # back to the state after the whole segment
+                run_w = end_w
+                run_s = end_s
+                for k in range(n_classes):
+                    left[k] = left_save[k]
+        # ---- the node's best candidate of this feature
+        if not allowed[j]:
+            continue
+        top = -np.inf
+        for p in range(s, e):
+            if score[p] > top:
+                top = score[p]
+            if score_left[p] > top:
+                top = score_left[p]
+        if top == -np.inf:
+            continue
+        floor = top - 1e-12 * abs(top)
+        if floor > best_val[j]:
+            found = False
+            for p in range(s, e):
+                if score[p] >= floor:
+                    best_p[j] = p
+                    best_go[j] = 1 if has else -1
+                    found = True
+                    break
+            if not found:
+                for p in range(s, e):
+                    if score_left[p] >= floor:
+                        best_p[j] = p
+                        best_go[j] = 1 if p == last else 0
+                        break
+            best_val[j] = top
+            best_f[j] = feature
 
 
 @njit(cache=True, nogil=True)

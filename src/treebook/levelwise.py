@@ -32,6 +32,15 @@ weights (or none) every count is an exact integer and the trees are identical bi
 bit; with fractional weights or regression the prefix sums are rounded differently, so
 two different cuts whose scores agree to about ``1e-12`` may be chosen differently.
 
+**Missing values** (``missing="learn"``, scikit-learn's rule, as
+:func:`treebook.cart.cart_split_finder`): NaN sorts after every known value with a rank
+of its own, so in each node's segment the missing rows are the last block, and the
+stable partition keeps them there. The block's weights are the node's minus the running
+sums at its last known position; each cut is scored with the block on the right (the
+usual score) and on the left, and the cut after the last known value is the split known
+| missing (threshold +inf), in scikit-learn's order of candidates. The tree's
+``missing_go`` records the side.
+
 **Engines.** ``engine="numpy"`` is the reference: every step above in whole-array numpy
 operations. ``engine="compiled"`` (the default) runs the scan, the subset search and the
 partition as the loops of :mod:`treebook.kernels` (chapter 8), which add the same numbers
@@ -161,14 +170,17 @@ class _Nodes:
         )
 
 
-def _presort(X, y, ybits, columns=None):
+def _presort(X, y, ybits, columns=None, missing_rank=None):
     """The attribute lists: for each feature (each of ``columns``, default all) one
     ``int64`` per row, sorted by ``x_f``::
 
         (code << 32) | row,    code = ((2·rank + close) << ybits) | class
 
     ``rank`` is the dense rank of the row's value; ``close`` is 1 when the next larger
-    value is within ``FEATURE_THRESHOLD``. Only after such a value can two distinct
+    value is within ``FEATURE_THRESHOLD``. Missing values (NaN) sort after every known
+    one with one rank of their own, so in every node's segment the missing rows are its
+    last block; ``missing_rank`` (a list), if given, receives that rank for each feature
+    (-1: the column has no missing value). Only after such a value can two distinct
     neighbours inside a node be too close to cut between, so only there does the scan
     look further: ``reach[f]`` maps those ranks to the first rank far enough above them.
     With two classes the class rides along (``ybits = 1``), so no level gathers it.
@@ -181,9 +193,16 @@ def _presort(X, y, ybits, columns=None):
         new = np.empty(n, dtype=bool)
         new[0] = True
         np.greater(xs[1:], xs[:-1], out=new[1:])
+        has_nan = n > 0 and bool(np.isnan(xs[-1]))
+        if has_nan:  # missing values (NaN) sort last and share one rank past the others
+            new[int(np.searchsorted(np.isnan(xs), True))] = True
         code = np.cumsum(new, dtype=np.int64)
         code -= 1  # the rank
         u = xs[new]
+        if has_nan:
+            u[-1] = np.inf  # the missing rows' rank: never close to a known value
+        if missing_rank is not None:
+            missing_rank.append(u.shape[0] - 1 if has_nan else -1)
         del xs, new
         close = np.zeros(u.shape[0], dtype=bool)
         close[:-1] = u[1:] <= u[:-1] + FEATURE_THRESHOLD
@@ -297,16 +316,27 @@ def _segment_cumsum(c, starts, seg_len):
     return c
 
 
-def _cut_scores(P, reach_f, level: _Level, data: _Data) -> np.ndarray:
+def _cut_scores(P, reach_f, level: _Level, data: _Data, missing_rank: int = -1, x_f=None):
     """Score step: the criterion's scan score of the cut after every position of one
-    feature's attribute list ``P`` (``-inf`` where no cut may be made)."""
+    feature's attribute list ``P`` (``-inf`` where no cut may be made).
+
+    With missing values in the column (``missing_rank >= 0``, the rank of NaN in ``P``;
+    ``x_f``: the column) also scikit-learn's other candidates: returns ``(score,
+    score_left, last)``, where ``score`` has the missing block on the right of each cut
+    of the known values, ``score_left`` on the left, and ``score_left[last[j]]`` (the
+    cut after node ``j``'s last known value) is the split of the known rows from the
+    missing ones (threshold +inf), which scikit-learn tries last. A node with missing
+    values and constant known ones has no candidate (:func:`treebook.cart._learn_candidates`).
+    """
     n_a, starts, seg_len = level.n_a, level.starts, level.seg_len
     y, w, unit, K, ybits, crit = data.y, data.w, data.unit, data.K, data.ybits, data.crit
+    missing = missing_rank >= 0
     g = P >> (32 + ybits)  # 2·rank + close: equal ranks cannot be cut apart
     invalid = np.empty(n_a, dtype=bool)
     np.equal(g[1:], g[:-1], out=invalid[:-1])
     invalid[-1] = True
-    invalid |= level.base_bad
+    if not missing:
+        invalid |= level.base_bad
     if reach_f is not None:
         # after a value with a close successor: is the next rank far enough?
         chk = np.flatnonzero(_code_bits(P[:-1], 1 << ybits).view(bool))
@@ -314,6 +344,10 @@ def _cut_scores(P, reach_f, level: _Level, data: _Data) -> np.ndarray:
         close_ranks, first_far = reach_f
         far = first_far[np.searchsorted(close_ranks, g[chk] >> 1)]
         invalid[chk[(g[chk + 1] >> 1) < far]] = True
+    if missing:
+        rank_bad = invalid.copy()  # the cuts no side of the missing block can make
+        invalid |= level.base_bad
+        n_miss = np.add.reduceat(((g >> 1) == missing_rank).astype(np.int64), starts)
     del g
     rows = None if (unit and K == 2) else P & _ROW
     if unit:
@@ -324,11 +358,23 @@ def _cut_scores(P, reach_f, level: _Level, data: _Data) -> np.ndarray:
         w_left -= np.repeat(w_left[starts] - ws[starts], seg_len)
         w_right = np.repeat(level.open_W, seg_len)
         w_right -= w_left
+    if missing:
+        last = starts + seg_len - n_miss - 1  # each node's last known position
+        # missing on the left: add the missing block (the node minus its known part)
+        w_miss = np.repeat(level.open_W - w_left[last], seg_len)
+        wl_left = w_left + w_miss
+        wl_right = np.repeat(level.open_W, seg_len)
+        wl_right -= wl_left
+        del w_miss
     if data.regression:
         c = y[rows] - level.mean_pos  # centred responses, weighted below
         if not unit:
             c *= ws
-        score = crit.split_proxy(_segment_cumsum(c, starts, seg_len), w_left, w_right)
+        _segment_cumsum(c, starts, seg_len)
+        score = crit.split_proxy(c, w_left, w_right)
+        if missing:
+            c += np.repeat(c[starts + seg_len - 1] - c[last], seg_len)
+            score_left = crit.split_proxy(c, wl_left, wl_right)
     else:
         left = []
         for k in (range(1, 2) if K == 2 else range(K)):
@@ -347,13 +393,44 @@ def _cut_scores(P, reach_f, level: _Level, data: _Data) -> np.ndarray:
         if K == 2:
             l1 = left.pop()
             score = crit.two_class_score(l1, tot_pos[1] - l1, w_left, w_right)
+            if missing:
+                l1 += np.repeat(level.open_value[:, 1] - l1[last], seg_len)
+                score_left = crit.two_class_score(l1, tot_pos[1] - l1, wl_left, wl_right)
         else:
             right = [tot_pos[k] - left[k] for k in range(K)]
             score = crit.split_proxy(left, right, w_left, w_right)
+            if missing:
+                for k in range(K):
+                    left[k] += np.repeat(level.open_value[:, k] - left[k][last], seg_len)
+                    right[k] = tot_pos[k] - left[k]
+                score_left = crit.split_proxy(left, right, wl_left, wl_right)
     if data.mwl > 0:
         invalid |= (w_left < data.mwl) | (w_right < data.mwl)
     np.copyto(score, -np.inf, where=invalid)
-    return score
+    if not missing:
+        return score
+    # missing on the left: a cut of the known values, each side keeping msl rows / mwl
+    pos = np.arange(n_a) - np.repeat(starts, seg_len)  # position in the node
+    bad_left = rank_bad | (pos >= np.repeat(last - starts, seg_len))
+    bad_left |= pos + 1 + np.repeat(n_miss, seg_len) < data.msl
+    bad_left |= np.repeat(last - starts, seg_len) - pos < data.msl
+    if data.mwl > 0:
+        bad_left |= (wl_left < data.mwl) | (wl_right < data.mwl)
+    np.copyto(score_left, -np.inf, where=bad_left)
+    del pos, bad_left
+    # the split known | missing (+inf), tried last; nodes without missing values keep
+    # only the usual cuts; nodes with constant (or no) known values have no candidate
+    has = n_miss > 0
+    known = last >= starts
+    lo = x_f[P[starts] & _ROW]
+    hi = x_f[P[np.maximum(last, starts)] & _ROW]
+    varies = known & (hi > lo + FEATURE_THRESHOLD)
+    j = np.flatnonzero(has & varies)
+    score_left[last[j]] = score[last[j]]
+    score[last[j]] = -np.inf
+    score[np.repeat(has & ~varies, seg_len)] = -np.inf
+    score_left[np.repeat(~(has & varies), seg_len)] = -np.inf
+    return score, score_left, last
 
 
 def _keep_best(score, f: int, level: _Level, best_val, best_f, best_p) -> None:
@@ -376,6 +453,39 @@ def _keep_best(score, f: int, level: _Level, best_val, best_f, best_p) -> None:
         best_p[hn] = hp
 
 
+def _keep_best_missing(score, score_left, last, f: int, level: _Level, best_val, best_f,
+                       best_p, best_go) -> None:
+    """:func:`_keep_best` for a feature with missing values (:func:`_cut_scores`' three
+    outputs), in scikit-learn's order of candidates: the cuts with the missing block on
+    the right, then on the left, then known | missing. ``best_go[j]``: where node ``j``'s
+    missing rows go (1 right, 0 left; -1 when it has none)."""
+    starts, seg_len = level.starts, level.seg_len
+    top = np.maximum(np.maximum.reduceat(score, starts),
+                     np.maximum.reduceat(score_left, starts))
+    better = tie_floor(top) > best_val
+    if not better.any():
+        return
+    target = np.repeat(np.where(better, tie_floor(top), np.inf), seg_len)
+    firsts = []
+    for sc in (score, score_left):
+        first = np.full(starts.shape[0], -1, dtype=np.int64)
+        hit = np.flatnonzero(sc >= target)
+        hn = level.node_of_pos[hit]
+        keep = np.ones(hit.shape[0], dtype=bool)
+        keep[1:] = hn[1:] != hn[:-1]
+        first[hn[keep]] = hit[keep]
+        firsts.append(first)
+    del target
+    hn = np.flatnonzero(better)
+    on_right = firsts[0][hn] >= 0
+    p = np.where(on_right, firsts[0][hn], firsts[1][hn])
+    best_val[hn] = top[hn]
+    best_f[hn] = f
+    best_p[hn] = p
+    has = last[hn] < starts[hn] + seg_len[hn] - 1
+    best_go[hn] = np.where(has, np.where(on_right | (p == last[hn]), 1, 0), -1)
+
+
 def _features_per_node(X, lists, level: _Level, k: int, seed: int, columns, rows,
                        categorical) -> np.ndarray:
     """``(J, m)`` mask: the features each open node may split on under ``max_features=k``
@@ -387,13 +497,15 @@ def _features_per_node(X, lists, level: _Level, k: int, seed: int, columns, rows
     m = X.shape[1]
     varies = np.empty((seg_len.shape[0], m), dtype=bool)
     for f in range(m):
-        if categorical[f]:  # at least two categories at the node
+        if categorical[f]:  # at least two categories at the node (missing ones ignored)
             x = X[rows, f]
-            varies[:, f] = np.maximum.reduceat(x, starts) > np.minimum.reduceat(x, starts)
+            varies[:, f] = np.fmax.reduceat(x, starts) > np.fmin.reduceat(x, starts)
         else:
             P = lists[columns[f]]
             lo = X[P[starts] & _ROW, f]
             hi = X[P[ends] & _ROW, f]
+            if np.isnan(hi).any():  # missing values sort last: the largest known value
+                hi = np.fmax.reduceat(X[P & _ROW, f], starts)
             varies[:, f] = hi > lo + FEATURE_THRESHOLD
     some = rows if rows is not None else lists[0] & _ROW
     first = np.minimum.reduceat(some, starts)
@@ -415,6 +527,25 @@ def _scan_compiled(P, reach_f, f, level: _Level, data: _Data, allowed_f, best, s
         0 if data.regression else data.K, level.open_value, level.open_W, data.msl,
         data.mwl, close_ranks, first_far, allowed_f, f, best[0], best[1], best[2],
         scratch[0], scratch[1], scratch[2])
+
+
+def _scan_compiled_missing(P, reach_f, missing_rank, x_f, f, level: _Level, data: _Data,
+                           allowed_f, best, best_go, scratch):
+    """:func:`_scan_compiled` for a column with missing values, with
+    :func:`treebook.kernels.scan_feature_missing`: the numbers of :func:`_cut_scores` +
+    :func:`_keep_best_missing`."""
+    close_ranks, first_far = reach_f if reach_f is not None else (_NO_RANKS, _NO_RANKS)
+    if len(scratch) == 3:  # the second score list and two class vectors, made once
+        scratch.extend([np.empty(scratch[0].shape[0]), np.zeros_like(scratch[1]),
+                        np.zeros_like(scratch[1])])
+    kernels.scan_feature_missing(
+        P, 32 + data.ybits, missing_rank, x_f, FEATURE_THRESHOLD, level.starts,
+        level.seg_len, _NO_LABELS if data.regression else data.y,
+        data.y if data.regression else _NO_Y, data.w, data.unit,
+        kernels.SQUARED_ERROR_SCAN if data.regression else kernels.GINI_SCAN,
+        0 if data.regression else data.K, level.open_value, level.open_W, data.msl,
+        data.mwl, close_ranks, first_far, allowed_f, f, best[0], best[1], best[2], best_go,
+        scratch[0], scratch[3], scratch[1], scratch[2], scratch[4], scratch[5])
 
 
 _NO_RANKS = np.zeros(1, dtype=np.int64)
@@ -459,17 +590,56 @@ def _subset_scan(X, f, rows, level: _Level, data: _Data, allowed_f, best, codes,
             codes[j] = cand[2]
 
 
+def _subset_scan_missing(X, f, rows, level: _Level, data: _Data, allowed_f, best, codes,
+                         subset_split, learn_split, n_categories: int, best_go) -> None:
+    """:func:`_subset_scan` (numpy, both engines) for a categorical column with missing
+    values: a node with missing values searches with ``learn_split``
+    (:func:`treebook.cart._learn_candidates`, scikit-learn's candidates), the others with
+    ``subset_split``; ``best_go[j]``: where node ``j``'s missing rows go."""
+    best_val, best_f, best_p = best
+    x_all = X[rows, f]
+    for j, (s, n_j) in enumerate(zip(level.starts.tolist(), level.seg_len.tolist())):
+        if not allowed_f[j]:
+            continue
+        r = rows[s:s + n_j]
+        x = x_all[s:s + n_j]
+        nan = np.isnan(x)
+        node = (level.open_value[j], level.open_W[j])
+        go = -1
+        if nan.any():
+            cand = learn_split(x, data.y[r], data.w[r], node, data.K, data.crit, True,
+                               n_categories, data.msl, data.mwl)
+            if cand is not None:
+                go = cand[3]
+        else:
+            if x.min() == x.max():
+                continue
+            cand = subset_split(x, data.y[r], data.w[r], node, data.K, n_categories,
+                                data.crit, data.msl, data.mwl)
+        if cand is not None and tie_floor(cand[0]) > best_val[j]:
+            best_val[j] = cand[0]
+            best_f[j] = f
+            best_p[j] = -1
+            codes[j] = cand[2]
+            best_go[j] = go
+
+
 def _choose_cuts(lists, reach, level: _Level, data: _Data, allowed=None, *, X=None,
                  columns=None, categorical=None, rows=None, subset_split=None,
-                 n_categories=None, compiled=False, scratch=None):
+                 n_categories=None, compiled=False, scratch=None, missing_rank=None,
+                 learn_split=None):
     """Score and choose for one level: each open node's best feature and cut position
     (``best_f = -1``: no admissible cut), in column order. ``allowed``: the features each
     node may use (``max_features``), or None for all. With categorical features, also
-    each node's ``branch_of_code`` (None for a threshold)."""
+    each node's ``branch_of_code`` (None for a threshold). ``missing_rank``: per list,
+    the rank of its missing values (-1: none), or None when no column has any; then
+    also returns where each node's missing rows go (1 right, 0 left, -1 none)."""
     J = level.seg_len.shape[0]
     best_val = np.full(J, -np.inf)
     best_f = np.full(J, -1, dtype=np.int64)
     best_p = np.zeros(J, dtype=np.int64)
+    best_go = np.full(J, -1, dtype=np.int64)
+    go_f = np.full(J, -1, dtype=np.int64)  # the feature best_go was set by
     codes = [None] * J
     m = len(lists) if columns is None else len(columns)
     everyone = np.ones(J, dtype=bool)
@@ -479,13 +649,37 @@ def _choose_cuts(lists, reach, level: _Level, data: _Data, allowed=None, *, X=No
             if allowed is not None and not allowed_f.any():
                 continue
             if categorical is not None and categorical[f]:
+                if learn_split is not None and np.isnan(X[:, f]).any():
+                    _subset_scan_missing(X, f, rows, level, data, allowed_f,
+                                         (best_val, best_f, best_p), codes, subset_split,
+                                         learn_split, n_categories[f], best_go)
+                    go_f[best_f == f] = f
+                    continue
                 _subset_scan(X, f, rows, level, data, allowed_f, (best_val, best_f, best_p),
                              codes, subset_split, n_categories[f])
                 continue
             li = f if columns is None else columns[f]
+            miss = -1 if missing_rank is None else missing_rank[li]
             if compiled:
+                if miss >= 0:
+                    _scan_compiled_missing(lists[li], reach[li], miss, X[:, f], f, level,
+                                           data, allowed_f, (best_val, best_f, best_p),
+                                           best_go, scratch)
+                    go_f[best_f == f] = f
+                    continue
                 _scan_compiled(lists[li], reach[li], f, level, data, allowed_f,
                                (best_val, best_f, best_p), scratch)
+                continue
+            if miss >= 0:
+                score, score_left, last = _cut_scores(lists[li], reach[li], level, data,
+                                                      miss, X[:, f])
+                if allowed is not None:
+                    hide = np.repeat(~allowed_f, level.seg_len)
+                    np.copyto(score, -np.inf, where=hide)
+                    np.copyto(score_left, -np.inf, where=hide)
+                _keep_best_missing(score, score_left, last, f, level, best_val, best_f,
+                                   best_p, best_go)
+                go_f[best_f == f] = f
                 continue
             score = _cut_scores(lists[li], reach[li], level, data)
             if allowed is not None:
@@ -494,14 +688,20 @@ def _choose_cuts(lists, reach, level: _Level, data: _Data, allowed=None, *, X=No
     if categorical is not None:  # a subset kept earlier may have lost to a later cut
         codes = [c if c is not None and categorical[best_f[j]] else None
                  for j, c in enumerate(codes)]
-    return best_f, best_p, codes
+    if missing_rank is None and learn_split is None:
+        return best_f, best_p, codes
+    # a go kept earlier may have lost to a later feature
+    return best_f, best_p, codes, np.where((best_f >= 0) & (go_f == best_f), best_go, -1)
 
 
 def _rows_going_right(lists, best_f, best_p, cut_nodes, level: _Level, go_right,
-                      columns=None, codes=None, X=None, rows=None, compiled=False):
+                      columns=None, codes=None, X=None, rows=None, compiled=False,
+                      best_go=None):
     """Partition step (rows): set ``go_right`` for the rows after each chosen cut (or, for
     a subset split, the rows whose category goes right), and return the rows either side
-    of every threshold cut (their values make the threshold; -1 for subset splits)."""
+    of every threshold cut (their values make the threshold; -1 for subset splits).
+    ``best_go[j]`` (or None): where node ``j``'s missing rows go (1 right, 0 left); they
+    are the last block of its segment, so a cut sends them right unless told left."""
     starts, seg_len = level.starts, level.seg_len
     lower_row = np.full(cut_nodes.size, -1, dtype=np.int64)
     upper_row = np.full(cut_nodes.size, -1, dtype=np.int64)
@@ -511,7 +711,12 @@ def _rows_going_right(lists, best_f, best_p, cut_nodes, level: _Level, go_right,
     for i in np.flatnonzero(is_subset):
         j = cut_nodes[i]
         r = rows[starts[j]:starts[j] + seg_len[j]]
-        go_right[r] = codes[j][X[r, best_f[j]].astype(np.int64)] == 1
+        x = X[r, best_f[j]]
+        nan = np.isnan(x)
+        if nan.any():
+            go_right[r[nan]] = best_go[j] == 1
+            r, x = r[~nan], x[~nan]
+        go_right[r] = codes[j][x.astype(np.int64)] == 1
     num = ~is_subset
     for f in np.unique(best_f[cut_nodes[num]]):
         sel = num & (best_f[cut_nodes] == f)
@@ -527,6 +732,15 @@ def _rows_going_right(lists, best_f, best_p, cut_nodes, level: _Level, go_right,
                         lens) + np.arange(int(lens.sum()))
         go_right[P[pos] & _ROW] = pos > np.repeat(best_p[js], lens)
         del pos
+    if best_go is not None:  # missing rows sent left: they sit after the cut, so undo
+        left_nodes = cut_nodes[num][best_go[cut_nodes[num]] == 0]
+        for f in np.unique(best_f[left_nodes]):
+            js = left_nodes[best_f[left_nodes] == f]
+            lens = seg_len[js]
+            pos = np.repeat(starts[js] - np.concatenate([[0], np.cumsum(lens)[:-1]]),
+                            lens) + np.arange(int(lens.sum()))
+            r = lists[f if columns is None else columns[f]][pos] & _ROW
+            go_right[r[np.isnan(X[r, f])]] = 0
     return lower_row, upper_row
 
 
@@ -595,6 +809,8 @@ def grow_levelwise(
     subset_split=None,
     max_exhaustive_categories: int = 12,
     engine: str = "compiled",
+    missing: str = "error",
+    learn_split=None,
 ) -> Tree:
     """Grow a CART tree level by level (see the module docstring).
 
@@ -617,6 +833,14 @@ def grow_levelwise(
     every subset up to ``max_exhaustive_categories`` present categories). ``engine="compiled"`` scores Gini and squared-error
     cuts and partitions the lists with :mod:`treebook.kernels`; ``"numpy"`` is the
     reference, in array operations only; both build the same tree bit for bit.
+
+    ``missing="learn"`` accepts missing values (NaN) with scikit-learn's rule (as
+    :func:`treebook.cart.cart_split_finder`): they sort last in every attribute list, a
+    node with missing values of a feature also tries each cut with them on the left and
+    the split known | missing (threshold +inf), and the tree's ``missing_go`` keeps the
+    side chosen (-1 where a node saw none). Categorical columns with missing values are
+    searched with ``learn_split`` (:func:`treebook.cart._learn_candidates`) at the nodes
+    that have some. ``"error"`` (the default) refuses them.
     """
     if engine not in ("compiled", "numpy"):
         raise ValueError(f"engine must be 'compiled' or 'numpy'; got {engine!r}")
@@ -624,8 +848,11 @@ def grow_levelwise(
     w = np.asarray(sample_weight, dtype=float)
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D; got shape {X.shape}")
-    if not np.all(np.isfinite(X)):
-        raise ValueError("the level-wise grower needs finite numeric features (no NaN/inf)")
+    if missing not in ("error", "learn"):
+        raise ValueError(f"missing must be 'error' or 'learn'; got {missing!r}")
+    if np.isinf(X).any() or (missing == "error" and np.isnan(X).any()):
+        raise ValueError("the level-wise grower needs finite numeric features (no inf; "
+                         "NaN only with missing='learn')")
     categorical = (np.zeros(X.shape[1], dtype=bool) if categorical is None
                    else np.asarray(categorical, dtype=bool))
     if categorical.shape != (X.shape[1],):
@@ -668,7 +895,17 @@ def grow_levelwise(
     numeric = np.flatnonzero(~categorical)
     columns = np.full(m, -1, dtype=np.int64)  # feature -> its attribute list
     columns[numeric] = np.arange(numeric.size)
-    lists, reach = _presort(X, y, ybits, numeric.tolist())
+    missing_rank = [] if missing == "learn" else None
+    lists, reach = _presort(X, y, ybits, numeric.tolist(), missing_rank)
+    # missing values (missing="learn"): the rank of NaN in each list, what each split did
+    if missing_rank is not None and max(missing_rank, default=-1) < 0:
+        missing_rank = None
+    has_missing = missing_rank is not None or (
+        missing == "learn" and bool(np.isnan(X[:, categorical]).any()))
+    if has_missing and categorical.any() and learn_split is None:
+        raise ValueError("categorical columns with missing values need learn_split "
+                         "(grow them through treebook.cart.grow_cart)")
+    missing_go_of = {}  # split node id (creation order) -> where its missing rows go
     # the open nodes' rows, in increasing order within each node: a list partitioned like
     # the others (categorical subsets, and max_features when no column is numeric)
     need_rows = bool(categorical.any()) or numeric.size == 0
@@ -699,10 +936,15 @@ def grow_levelwise(
                    else _features_per_node(X, lists, level, max_features, seed, columns, rows,
                                            categorical))
         # ---- score every cut of every open node, feature by feature; keep each node's best
-        best_f, best_p, codes = _choose_cuts(
+        best_go = None
+        chosen = _choose_cuts(
             lists, reach, level, data, allowed, X=X, columns=columns, categorical=categorical,
             rows=rows, subset_split=subset_split, n_categories=n_categories,
-            compiled=scan_compiled, scratch=scratch)
+            compiled=scan_compiled, scratch=scratch, missing_rank=missing_rank,
+            learn_split=learn_split if has_missing else None)
+        best_f, best_p, codes = chosen[:3]
+        if has_missing:
+            best_go = chosen[3]
         has_cut = best_f >= 0
         if not has_cut.any():
             break
@@ -710,12 +952,14 @@ def grow_levelwise(
         cut_nodes = np.flatnonzero(has_cut)
         lower_row, upper_row = _rows_going_right(lists, best_f, best_p, cut_nodes, level,
                                                  go_right, columns, codes, X, rows,
-                                                 compiled)
+                                                 compiled, best_go)
         feat = best_f[cut_nodes]
         num_cut = lower_row >= 0
         thr = np.full(cut_nodes.size, np.nan)
         thr[num_cut] = midpoint_threshold(X[lower_row[num_cut], feat[num_cut]],
                                           X[upper_row[num_cut], feat[num_cut]])
+        if has_missing:  # known | missing: the threshold +inf
+            thr[num_cut & np.isnan(X[np.maximum(upper_row, 0), feat])] = np.inf
 
         # ---- children statistics, rows in increasing order (as the recursive grower adds)
         alive = alive[has_cut[node_of_row[alive]]]
@@ -737,6 +981,8 @@ def grow_levelwise(
         in_cut = np.searchsorted(cut_nodes, s_nodes)
         nodes.split(open_ids[s_nodes], feat[in_cut], thr[in_cut], child_ids[0::2],
                     [codes[j] for j in s_nodes.tolist()] if need_rows else None)
+        if has_missing:
+            missing_go_of.update(zip(open_ids[s_nodes].tolist(), best_go[s_nodes].tolist()))
 
         # ---- the open children, in order, and each feature's rows partitioned into them
         child_open = ((c_n[slots] >= mss) & (c_imp[slots] > IMPURITY_TOLERANCE)
@@ -759,4 +1005,27 @@ def grow_levelwise(
         open_value = c_value[open_slots]
         open_W = c_W[open_slots]
         open_imp = c_imp[open_slots]
-    return nodes.tree(regression, metadata or {})
+    return _with_missing_go(nodes.tree(regression, metadata or {}), missing_go_of, missing)
+
+
+def _with_missing_go(tree: Tree, missing_go_of: dict, missing: str) -> Tree:
+    """The tree with ``missing_go`` (``missing="learn"``): ``missing_go_of`` maps the
+    grower's node ids (breadth first, left before right: the order :class:`_Nodes`
+    creates them in) to the side a split sent its missing rows; -1 elsewhere."""
+    if missing != "learn" or not missing_go_of:
+        return tree
+    from dataclasses import replace
+
+    order = [np.array([0])]  # the tree's ids, breadth first, left child before right
+    while True:
+        cur = order[-1]
+        cur = cur[~tree.is_leaf[cur]]
+        if cur.size == 0:
+            break
+        ptr = tree.children_ptr[cur]
+        order.append(np.stack([tree.children[ptr], tree.children[ptr + 1]], axis=1).ravel())
+    new_id = np.concatenate(order)
+    go = np.full(tree.node_count, -1, dtype=np.int64)
+    old = np.fromiter(missing_go_of.keys(), dtype=np.int64)
+    go[new_id[old]] = np.fromiter(missing_go_of.values(), dtype=np.int64)
+    return replace(tree, missing_go=go)
