@@ -62,7 +62,9 @@ category the node never saw). ``missing="error"`` refuses missing values.
 **Sparse input.** A ``scipy.sparse`` matrix (any format) is never densified: it grows
 through :func:`treebook.sparse_scan.grow_sparse_cart`, which scans only the stored
 entries and grows the tree the dense input grows (``grower`` is then not used;
-``max_features`` is not supported yet); ``predict`` and friends take sparse rows too.
+``max_features`` and ``max_leaf_nodes`` as for dense X; ``missing="surrogate"`` is
+refused, and so are NaN stored in the matrix, as scikit-learn 1.9 refuses them);
+``predict``, ``apply`` and ``decision_path`` take sparse rows too.
 
 **Pruning.** ``ccp_alpha > 0`` prunes the grown tree by minimal cost-complexity pruning
 (:mod:`treebook.prune.cost_complexity`); ``ccp_risk`` chooses the risk ``R(t)``
@@ -82,7 +84,8 @@ from .feature_draw import draw_seed, features_to_consider, node_permutation, res
 from .bestfirst import grow_best_first
 from .grow import NodeStats, grow_tree
 from .levelwise import grow_levelwise
-from .sparse_scan import check_sparse_X, grow_sparse_cart, is_sparse, sparse_apply
+from .sparse_scan import (check_sparse_X, grow_sparse_cart, is_sparse, sparse_apply,
+                          sparse_decision_path)
 from .splits import (
     FEATURE_THRESHOLD,
     Surrogate,
@@ -91,6 +94,8 @@ from .splits import (
     all_subset_masks,
     categorical_table,
     category_order,
+    class_split_score,
+    first_best,
     midpoint_threshold,
     node_summaries,
     ordered_subset_masks,
@@ -143,25 +148,9 @@ def _threshold_candidates(x, y, w, node, n_classes, criterion, min_samples_leaf,
             s_left = mom["S1"] - w_left * value[0]
             score = criterion.split_proxy(s_left, w_left, w_right)
         else:
-            score = _class_score(tables[:, 0, :], value, w_left, w_right, n_classes, criterion)
-    score, i = _first_best(np.where(ok, score, -np.inf))  # ties: the smallest threshold
+            score = class_split_score(tables[:, 0, :], value, w_left, w_right, n_classes, criterion)
+    score, i = first_best(np.where(ok, score, -np.inf))  # ties: the smallest threshold
     return score, float(midpoint_threshold(lower[i], upper[i])), None
-
-
-def _first_best(score):
-    """The maximum and the first index whose score ties with it (see ``SCORE_RTOL``)."""
-    top = float(score.max())
-    return top, int(np.flatnonzero(score >= tie_floor(top))[0])
-
-
-def _class_score(left_table, value, w_left, w_right, n_classes, criterion):
-    """Arrange the columns exactly as the level-wise grower does, then score."""
-    if n_classes == 2:
-        l1 = left_table[:, 1]
-        return criterion.two_class_score(l1, value[1] - l1, w_left, w_right)
-    left = [left_table[:, k] for k in range(n_classes)]
-    right = [value[k] - left[k] for k in range(n_classes)]
-    return criterion.split_proxy(left, right, w_left, w_right)
 
 
 def _subset_masks(codes, y, w, n_classes: int, n_categories: int):
@@ -218,8 +207,8 @@ def _subset_candidates(codes, y, w, node, n_classes, n_categories, criterion,
         if n_classes == 0:
             score = criterion.split_proxy(s_left, w_left, w_right)
         else:
-            score = _class_score(left_table, value, w_left, w_right, n_classes, criterion)
-    score, i = _first_best(np.where(ok, score, -np.inf))
+            score = class_split_score(left_table, value, w_left, w_right, n_classes, criterion)
+    score, i = first_best(np.where(ok, score, -np.inf))
     return score, np.nan, subset_branch_of_code(masks[i], present)
 
 
@@ -297,8 +286,8 @@ def _learn_candidates(x, y, w, node, n_classes, criterion, categorical, n_catego
         if n_classes == 0:
             score = criterion.split_proxy(lefts[:, 1] - w_left * value[0], w_left, w_right)
         else:
-            score = _class_score(lefts, value, w_left, w_right, n_classes, criterion)
-    score, i = _first_best(np.where(ok, score, -np.inf))
+            score = class_split_score(lefts, value, w_left, w_right, n_classes, criterion)
+    score, i = first_best(np.where(ok, score, -np.inf))
     j = which[i]
     if categorical:
         mask = masks[j] if j >= 0 else np.isin(np.arange(n_categories), present)
@@ -702,8 +691,8 @@ def missing_rule_of_tree(tree: Tree, missing: str) -> Tree:
     return replace(tree, missing_go=go, unseen_as_missing=missing == "surrogate")
 
 
-def _grow_sparse(X, y, w, *, grower, max_features, seed, categorical, n_categories,
-                 missing, max_surrogates, max_leaf_nodes, **params):
+def _grow_sparse(X, y, w, *, grower, categorical, n_categories, missing, max_surrogates,
+                 **params):
     """:func:`treebook.sparse_scan.grow_sparse_cart` called as :func:`grow_cart` is."""
     return grow_sparse_cart(X, y, w, **params)
 
@@ -739,12 +728,9 @@ class _CARTMixin:
         grower = self.grower
         grow = grow_cart
         if is_sparse(X):  # the scan over nonzeros (treebook.sparse_scan)
-            for name, unsupported in (("max_features", self.max_features is not None),
-                                      ("max_leaf_nodes", self.max_leaf_nodes is not None),
-                                      ("missing='surrogate'", self.missing == "surrogate")):
-                if unsupported:
-                    raise ValueError(f"{name} is not supported with sparse X yet; "
-                                     "pass X.toarray()")
+            if self.missing == "surrogate":  # scikit-learn has no surrogates either
+                raise ValueError("missing='surrogate' is not supported with sparse X; "
+                                 "pass X.toarray()")
             grow, grower = _grow_sparse, "sparse"
         elif grower == "auto":
             # the one dispatch point: the level-wise grower has no rule for missing values
@@ -813,8 +799,7 @@ class _CARTMixin:
 
     def decision_path(self, X):
         if is_sparse(X):
-            raise TypeError("decision_path takes dense X; pass X[rows].toarray() for the "
-                            "rows whose paths you need")
+            return sparse_decision_path(self.tree_, self._encode(X))
         return super().decision_path(X)
 
     def _min_samples(self, n_rows: int) -> dict:

@@ -49,10 +49,9 @@ from numba import njit
 
 from .base import (DecisionTreeClassifierBase, DecisionTreeRegressorBase, Interval,
                    Options, Registered, validate_params)
-from .cart import _class_score, _first_best
 from .criteria import Criterion, criterion_names, get_criterion
 from .splits import (CONSTANT_RESIDUE, FEATURE_THRESHOLD, IMPURITY_TOLERANCE,
-                     midpoint_threshold, tie_floor)
+                     class_split_score, first_best, midpoint_threshold, tie_floor)
 from .tree import NodeKind, Tree, TreeBuilder
 
 __all__ = [
@@ -314,9 +313,9 @@ def best_bin_split(hist, total_w, value, lo, hi, n_bins, *, n_classes, criterion
             else:
                 left_table = prefix[:, :n_classes]
                 w_left = left_table.sum(axis=1)
-                score = _class_score(left_table, value, w_left, total_w - w_left,
+                score = class_split_score(left_table, value, w_left, total_w - w_left,
                                      n_classes, criterion)
-        score, i = _first_best(np.where(ok, score, -np.inf))
+        score, i = first_best(np.where(ok, score, -np.inf))
         if best is None or tie_floor(score) > best[0]:
             best = (score, f, int(cuts[i]), float(midpoint_threshold(lower[i], upper[i])))
     return best

@@ -40,12 +40,14 @@ import numpy as np
 from numba import njit
 
 from .criteria import get_criterion
-from .splits import FEATURE_THRESHOLD, IMPURITY_TOLERANCE, SCORE_RTOL, midpoint_threshold, \
-    node_summaries
+from .feature_draw import features_to_consider, node_permutation
+from .splits import FEATURE_THRESHOLD, IMPURITY_TOLERANCE, SCORE_RTOL, class_split_score, \
+    midpoint_threshold, node_summaries
 from .tree import NodeKind, Tree, TreeBuilder
 
 __all__ = ["is_sparse", "check_sparse_X", "presort_columns", "sparse_candidates",
-           "partition_entries", "grow_sparse_cart", "sparse_apply"]
+           "partition_entries", "gather_node_entries", "varying_features",
+           "grow_sparse_cart", "sparse_apply", "sparse_decision_path"]
 
 
 def is_sparse(X) -> bool:
@@ -82,8 +84,10 @@ def check_sparse_X(X, *, n_features: int | None = None, name: str = "X"):
         X.sum_duplicates()
     if not np.isfinite(X.data).all():
         bad = "missing values (NaN)" if np.isnan(X.data).any() else "infinite values"
-        raise ValueError(f"{name} has {bad}; a sparse matrix must store finite numbers "
-                         "(CART here has no rule for missing values)")
+        raise ValueError(
+            f"{name} has {bad}; a sparse matrix must store finite numbers (scikit-learn "
+            "1.9 refuses NaN in sparse X too: its trees learn missing values from dense X "
+            "only); pass X.toarray() to use CART's missing='learn'")
     if np.any(X.data == 0):
         X = X.copy()
         X.eliminate_zeros()
@@ -92,32 +96,38 @@ def check_sparse_X(X, *, n_features: int | None = None, name: str = "X"):
 
 # ------------------------------------------------------------------------------ kernels
 @njit(cache=True)
-def presort_columns(indptr, indices, data, n_features):
-    """The stored entries grouped by feature and sorted by value within each feature
-    (the CSR arrays read column by column): returns ``(start, rows, vals)``, feature
-    ``f``'s entries being ``rows[start[f]:start[f+1]]`` / ``vals[...]``. Done once per fit:
-    ``O(nnz log nnz)``."""
+def _presort_positions(indptr, indices, data, n_features):
+    """CSR positions grouped by feature and sorted by value within each feature, and the
+    group boundaries: ``(start, pos)``."""
     n = indptr.shape[0] - 1
     count = np.zeros(n_features + 1, np.int64)
     for p in range(indptr[n]):
         count[indices[p] + 1] += 1
     start = np.cumsum(count)
     fill = start[:-1].copy()
-    rows = np.empty(indptr[n], np.int64)
-    vals = np.empty(indptr[n], np.float64)
+    pos = np.empty(indptr[n], np.int64)
     for r in range(n):
         for p in range(indptr[r], indptr[r + 1]):
             q = fill[indices[p]]
-            rows[q] = r
-            vals[q] = data[p]
+            pos[q] = p
             fill[indices[p]] = q + 1
     for f in range(n_features):
         a, b = start[f], start[f + 1]
         if b - a > 1:
-            order = np.argsort(vals[a:b])
-            rows[a:b] = rows[a:b][order]
-            vals[a:b] = vals[a:b][order]
-    return start, rows, vals
+            order = np.argsort(data[pos[a:b]])
+            pos[a:b] = pos[a:b][order]
+    return start, pos
+
+
+def presort_columns(indptr, indices, data, n_features):
+    """The stored entries grouped by feature and sorted by value within each feature
+    (the CSR arrays read column by column): returns ``(start, rows, vals)``, feature
+    ``f``'s entries being ``rows[start[f]:start[f+1]]`` / ``vals[...]``. Done once per fit:
+    ``O(nnz log nnz)``."""
+    indptr = np.asarray(indptr, np.int64)
+    start, pos = _presort_positions(indptr, np.asarray(indices, np.int64), data, n_features)
+    row_of = np.repeat(np.arange(indptr.size - 1, dtype=np.int64), np.diff(indptr))
+    return start, row_of[pos], np.asarray(data, np.float64)[pos]
 
 
 @njit(cache=True)
@@ -257,7 +267,8 @@ def _choose(feat, score, rtol):
 
 # ------------------------------------------------------------------------------ grower
 def _scores(crit, n_classes, left, W, value, n_candidates, min_weight_leaf):
-    """The dense CART scan's scores (``treebook.cart``), on the emitted candidates."""
+    """The dense CART scan's scores (:func:`treebook.splits.class_split_score` for
+    classes), on the emitted candidates."""
     if n_classes == 0:
         w_left = left[:, 0]
         s_left = left[:, 1] - w_left * value[0]
@@ -270,107 +281,262 @@ def _scores(crit, n_classes, left, W, value, n_candidates, min_weight_leaf):
     with np.errstate(divide="ignore", invalid="ignore"):
         if n_classes == 0:
             score = crit.split_proxy(s_left, w_left, w_right)
-        elif n_classes == 2:
-            l1 = left[:, 1]
-            score = crit.two_class_score(l1, value[1] - l1, w_left, w_right)
         else:
-            lk = [left[:, k] for k in range(n_classes)]
-            score = crit.split_proxy(lk, [value[k] - lk[k] for k in range(n_classes)],
-                                     w_left, w_right)
+            score = class_split_score(left, value, w_left, w_right, n_classes, crit)
     return np.where(ok, score, -np.inf)
+
+
+def varying_features(start, vals, n_rows: int) -> np.ndarray:
+    """Mask of the features that vary at a node (``max > min + FEATURE_THRESHOLD``) from
+    its entries grouped by feature and sorted by value: a feature's values at the node
+    are its stored entries, plus 0 when some row stores nothing for it."""
+    count = np.diff(start)
+    some = count > 0
+    first = np.where(some, start[:-1], 0)
+    last = np.where(some, start[1:] - 1, 0)
+    lo = np.where(some, vals[first] if vals.size else 0.0, 0.0)
+    hi = np.where(some, vals[last] if vals.size else 0.0, 0.0)
+    zeros = count < n_rows
+    lo = np.where(zeros, np.minimum(lo, 0.0), lo)
+    hi = np.where(zeros, np.maximum(hi, 0.0), hi)
+    return some & (hi > lo + FEATURE_THRESHOLD)
+
+
+@njit(cache=True)
+def gather_node_entries(indptr, rank, node_rows, start, rows, vals):
+    """A node's entries grouped by feature and sorted by value, read from the CSR rows of
+    its ``node_rows``: each stored entry's ``rank`` (its place in the presorted arrays
+    ``start``/``rows``/``vals`` of :func:`presort_columns`) is gathered and the ranks
+    sorted, which gives exactly what :func:`partition_entries` would have kept for the
+    node. ``O(nnz_t log nnz_t)`` for ``nnz_t`` entries (the best-first grower's gather:
+    its nodes are not split in a fixed order)."""
+    k = 0
+    for r in node_rows:
+        k += indptr[r + 1] - indptr[r]
+    q = np.empty(k, np.int64)
+    i = 0
+    for r in node_rows:
+        for p in range(indptr[r], indptr[r + 1]):
+            q[i] = rank[p]
+            i += 1
+    q.sort()
+    m = start.shape[0] - 1
+    s = np.zeros(m + 1, np.int64)
+    j = 0
+    for f in range(m):
+        while j < k and q[j] < start[f + 1]:
+            j += 1
+        s[f + 1] = j
+    return s, rows[q], vals[q]
+
+
+class _SparseScan:
+    """The split search of one node on its stored entries, shared by the depth-first
+    and the best-first sparse grower: the candidates (:func:`sparse_candidates`), the
+    random features of ``max_features`` (:mod:`treebook.feature_draw`, drawn as the dense
+    growers draw them: from the seed and the node's set of rows), the choice
+    (:func:`_choose`) and the weighted impurity improvement."""
+
+    def __init__(self, X, y, w, n_classes, crit, min_samples_leaf, min_impurity_decrease,
+                 min_weight_leaf, max_features, seed):
+        self.X, self.y, self.w, self.n_classes, self.crit = X, y, w, n_classes, crit
+        self.regression = n_classes == 0
+        n, self.m = X.shape
+        self.yk = np.zeros(n, np.int64) if self.regression else y
+        self.yv = y if self.regression else np.zeros(n)
+        self.msl, self.mid, self.mwl = min_samples_leaf, min_impurity_decrease, min_weight_leaf
+        self.max_features, self.seed = max_features, seed
+        self.zeros = np.zeros(n, np.intp)
+        self.go_right = np.zeros(n, dtype=np.bool_)
+        self.indptr = X.indptr.astype(np.int64)
+        start, pos = _presort_positions(self.indptr, X.indices.astype(np.int64), X.data,
+                                        self.m)
+        row_of = np.repeat(np.arange(n, dtype=np.int64), np.diff(self.indptr))
+        self.entries = (start, row_of[pos], X.data[pos])  # = presort_columns(...)
+        self.rank = np.empty(pos.size, np.int64)
+        self.rank[pos] = np.arange(pos.size)
+        self.root_W = self.stats(np.arange(n, dtype=np.int64))[1]
+
+    def stats(self, rows):
+        """``(value, W, impurity, total)`` of a node (:func:`node_summaries` in row
+        order); ``total``: class counts, or ``[Σ w, Σ w·y]``."""
+        y, w = self.y, self.w
+        wr = w[rows]
+        value, W, _, imp = node_summaries(self.zeros[:rows.size], y[rows], wr, 1,
+                                          self.n_classes, self.crit)
+        total = (np.array([W[0], np.bincount(self.zeros[:rows.size], weights=wr * y[rows],
+                                             minlength=1)[0]])
+                 if self.regression else value[0].astype(float))
+        return value[0], float(W[0]), float(imp[0]), total
+
+    def node_entries(self, rows):
+        """The node's entries, gathered (:func:`gather_node_entries`)."""
+        start, e_rows, e_vals = self.entries
+        return gather_node_entries(self.indptr, self.rank, rows, start, e_rows, e_vals)
+
+    def best(self, rows, entries, value, W, imp, total):
+        """The node's split ``(feature, threshold, right, improvement)`` (``right``: the
+        rows going right), or None."""
+        start, e_rows, e_vals = entries
+        n_t = rows.size
+        if W < 2 * self.mwl:
+            return None
+        feat, lower, upper, n_left, left = sparse_candidates(
+            start, e_rows, e_vals, self.yk, self.yv, self.w, self.regression, total, n_t,
+            self.msl)
+        if feat.size == 0:
+            return None
+        score = _scores(self.crit, self.n_classes, left, W, value, feat.size, self.mwl)
+        if self.max_features is not None:
+            perm = node_permutation(self.seed, n_t, rows.min(), rows.sum(), self.m)
+            allowed = features_to_consider(perm, varying_features(start, e_vals, n_t),
+                                           self.max_features)[0]
+            score = np.where(allowed[feat], score, -np.inf)
+        i = _choose(feat, score, SCORE_RTOL)
+        if i < 0:
+            return None
+        f = int(feat[i])
+        t = float(midpoint_threshold(lower[i], upper[i]))
+        go_right = self.go_right
+        go_right[rows] = 0.0 > t  # rows that store nothing for f hold 0
+        a, b = start[f], start[f + 1]
+        go_right[e_rows[a:b]] = e_vals[a:b] > t
+        right = go_right[rows]
+        _, cW, _, c_imp = node_summaries(right.astype(np.intp), self.y[rows], self.w[rows],
+                                         2, self.n_classes, self.crit)
+        improvement = (W / self.root_W) * (imp - cW[1] / W * c_imp[1] - cW[0] / W * c_imp[0])
+        if improvement + IMPURITY_TOLERANCE < self.mid:
+            return None
+        return f, t, right, float(improvement)
+
+    def column(self, rows, feature):
+        """The values of one feature at the given rows (dense, ``rows.size`` long)."""
+        start, e_rows, e_vals = self.entries
+        col = np.zeros(self.X.shape[0])
+        a, b = start[feature], start[feature + 1]
+        col[e_rows[a:b]] = e_vals[a:b]
+        return col[rows]
 
 
 def grow_sparse_cart(X, y, sample_weight, *, n_classes: int, criterion, max_depth=None,
                      min_samples_split: int = 2, min_samples_leaf: int = 1,
                      min_impurity_decrease: float = 0.0, min_weight_leaf: float = 0.0,
-                     metadata: dict | None = None) -> Tree:
+                     max_features: int | None = None, seed: int = 0,
+                     max_leaf_nodes: int | None = None, metadata: dict | None = None) -> Tree:
     """CART's tree on a sparse matrix ``X`` (any ``scipy.sparse`` format), equal to
     :func:`treebook.cart.grow_cart` on ``X.toarray()`` (see the module docstring), without
     densifying. ``y``: class codes (``n_classes >= 2``) or floats (``n_classes=0``);
-    ``sample_weight`` positive. Depth-first, like the recursive grower; each node holds
-    its stored entries grouped by feature and sorted by value, split stably between its
-    children (sorted once, at the root)."""
+    ``sample_weight`` >= 0 (rows of weight 0 take no part, as in the dense growers).
+    ``max_features`` (a count) and ``seed``: the random features per node of
+    :mod:`treebook.feature_draw`, the dense growers' draw. ``max_leaf_nodes``: grow
+    best-first with :func:`treebook.bestfirst.grow_best_first`, this scan as its split
+    search. Otherwise depth-first, like the recursive grower; each node holds its stored
+    entries grouped by feature and sorted by value, split stably between its children
+    (sorted once, at the root)."""
     X = check_sparse_X(X)
     crit = get_criterion(criterion, regression=n_classes == 0)
     w = np.asarray(sample_weight, dtype=float)
     regression = n_classes == 0
     y = np.asarray(y, dtype=float if regression else np.int64)
+    if np.any(w == 0):  # zero-weight rows take no part (as in the dense growers)
+        keep = np.flatnonzero(w > 0)
+        X, y, w = X[keep], y[keep], w[keep]
     n, m = X.shape
-    builder = TreeBuilder(is_regression=regression)
+    scan = _SparseScan(X, y, w, n_classes, crit, min_samples_leaf, min_impurity_decrease,
+                       min_weight_leaf, max_features, seed)
     max_depth = np.inf if max_depth is None else max_depth
     min_split = max(min_samples_split, 2 * min_samples_leaf)
-    zeros = np.zeros(n, np.intp)
-    yk = np.zeros(n, np.int64) if regression else y
-    yv = y if regression else np.zeros(n)
-    go_right = np.zeros(n, dtype=np.bool_)
-
-    def stats(rows):
-        wr = w[rows]
-        value, W, _, imp = node_summaries(zeros[:rows.size], y[rows], wr, 1, n_classes, crit)
-        total = (np.array([W[0], np.bincount(zeros[:rows.size], weights=wr * y[rows],
-                                             minlength=1)[0]])
-                 if regression else value[0].astype(float))
-        return value[0], float(W[0]), float(imp[0]), total
-
+    if max_leaf_nodes is not None:
+        return _grow_sparse_best_first(scan, max_leaf_nodes, max_depth, min_split, metadata)
+    builder = TreeBuilder(is_regression=regression)
     all_rows = np.arange(n, dtype=np.int64)
-    entries = presort_columns(X.indptr.astype(np.int64), X.indices.astype(np.int64),
-                              X.data, m)
-    root_value, root_W, root_imp, root_total = stats(all_rows)
+    root_value, root_W, root_imp, root_total = scan.stats(all_rows)
     root = builder.add_node(-1, root_value, root_W, n, root_imp)
-    stack = [(root, all_rows, entries, 0, root_value, root_W, root_imp, root_total)]
+    stack = [(root, all_rows, scan.entries, 0, root_value, root_W, root_imp, root_total)]
     while stack:
-        node, rows, (start, e_rows, e_vals), depth, value, W, imp, total = stack.pop()
-        n_t = rows.size
-        if imp <= IMPURITY_TOLERANCE or depth >= max_depth or n_t < min_split \
-                or W < 2 * min_weight_leaf:
+        node, rows, ent, depth, value, W, imp, total = stack.pop()
+        if imp <= IMPURITY_TOLERANCE or depth >= max_depth or rows.size < min_split:
             continue
-        feat, lower, upper, n_left, left = sparse_candidates(
-            start, e_rows, e_vals, yk, yv, w, regression, total, n_t, min_samples_leaf)
-        if feat.size == 0:
+        found = scan.best(rows, ent, value, W, imp, total)
+        if found is None:
             continue
-        score = _scores(crit, n_classes, left, W, value, feat.size, min_weight_leaf)
-        i = _choose(feat, score, SCORE_RTOL)
-        if i < 0:
-            continue
-        f = int(feat[i])
-        t = float(midpoint_threshold(lower[i], upper[i]))
-        go_right[rows] = 0.0 > t  # rows that store nothing for f hold 0
-        a, b = start[f], start[f + 1]
-        go_right[e_rows[a:b]] = e_vals[a:b] > t
-        right = go_right[rows]
-        _, cW, _, c_imp = node_summaries(right.astype(np.intp), y[rows], w[rows], 2,
-                                         n_classes, crit)
-        improvement = (W / root_W) * (imp - cW[1] / W * c_imp[1] - cW[0] / W * c_imp[0])
-        if improvement + IMPURITY_TOLERANCE < min_impurity_decrease:
-            continue
+        f, t, right, _ = found
         builder.set_split(node, f, NodeKind.THRESHOLD, t)
-        s_l, rl, vl, s_r, rr, vr = partition_entries(start, e_rows, e_vals, go_right)
+        s_l, rl, vl, s_r, rr, vr = partition_entries(*ent, scan.go_right)
         kids = []
-        for side, ent in ((rows[~right], (s_l, rl, vl)), (rows[right], (s_r, rr, vr))):
-            v, cw, ci, tot = stats(side)
+        for side, e in ((rows[~right], (s_l, rl, vl)), (rows[right], (s_r, rr, vr))):
+            v, cw, ci, tot = scan.stats(side)
             kid = builder.add_node(node, v, cw, side.size, ci)
-            kids.append((kid, side, ent, depth + 1, v, cw, ci, tot))
+            kids.append((kid, side, e, depth + 1, v, cw, ci, tot))
         stack.extend(reversed(kids))
     return builder.build(**(metadata or {}))
 
 
+def _grow_sparse_best_first(scan: _SparseScan, max_leaf_nodes, max_depth, min_split,
+                            metadata):
+    """:func:`treebook.bestfirst.grow_best_first` with the sparse scan as its split
+    search: each node's entries are gathered from the CSR rows of its rows."""
+    from .bestfirst import grow_best_first
+    from .grow import NodeStats
+    from .splits import Split
+
+    def node_stats(rows, w_rows):
+        value, W, imp, _ = scan.stats(rows)
+        return NodeStats(value, W, imp, bool(imp <= IMPURITY_TOLERANCE))
+
+    def find_split(X, y, w, rows, available):
+        value, W, imp, total = scan.stats(rows)
+        found = scan.best(rows, scan.node_entries(rows), value, W, imp, total)
+        if found is None:
+            return None
+        f, t, _, improvement = found
+        return Split(feature=f, kind=NodeKind.THRESHOLD, score=improvement, threshold=t)
+
+    return grow_best_first(scan.X, scan.y, scan.w, max_leaf_nodes=int(max_leaf_nodes),
+                           find_split=find_split, node_stats=node_stats,
+                           n_classes=scan.n_classes,
+                           max_depth=None if max_depth == np.inf else max_depth,
+                           min_samples_split=min_split, min_gain=-np.inf,
+                           metadata=metadata, column=scan.column)
+
+
 # ------------------------------------------------------------------------------ predict
-def sparse_apply(tree: Tree, X, *, block_rows: int = 8192) -> np.ndarray:
-    """:meth:`treebook.tree.Tree.apply` on a sparse ``X``: only the columns the tree
-    tests are read (densified ``block_rows`` rows at a time), the tree's feature ids
-    renumbered to those columns, and the blocks walked by ``Tree.apply``."""
+def _used_columns(tree: Tree, X):
+    """The tree with its feature ids renumbered to the columns it tests, and those
+    columns of the checked sparse ``X`` (CSR)."""
     from dataclasses import replace
 
-    X = check_sparse_X(X)
     used = np.unique(tree.feature[tree.feature >= 0])
-    if used.size == 0:
-        return np.zeros(X.shape[0], dtype=np.int64)
     new_id = np.full(X.shape[1], -1, np.int64)
     new_id[used] = np.arange(used.size)
     small = replace(tree, feature=np.where(tree.feature >= 0,
                                            new_id[np.maximum(tree.feature, 0)], -1))
-    cols = X[:, used].tocsr()
+    return small, X[:, used].tocsr()
+
+
+def sparse_apply(tree: Tree, X, *, block_rows: int = 8192) -> np.ndarray:
+    """:meth:`treebook.tree.Tree.apply` on a sparse ``X``: only the columns the tree
+    tests are read (densified ``block_rows`` rows at a time), the tree's feature ids
+    renumbered to those columns, and the blocks walked by ``Tree.apply``."""
+    X = check_sparse_X(X)
+    if tree.node_count == 1:
+        return np.zeros(X.shape[0], dtype=np.int64)
+    small, cols = _used_columns(tree, X)
     out = np.empty(X.shape[0], dtype=np.int64)
     for a in range(0, X.shape[0], block_rows):
         out[a:a + block_rows] = small.apply(cols[a:a + block_rows].toarray())
     return out
+
+
+def sparse_decision_path(tree: Tree, X, *, block_rows: int = 8192):
+    """:meth:`treebook.tree.Tree.decision_path` on a sparse ``X`` (rows × nodes CSR
+    indicator), read as :func:`sparse_apply` reads: the tested columns only, a block of
+    rows at a time."""
+    import scipy.sparse as sp
+
+    X = check_sparse_X(X)
+    small, cols = _used_columns(tree, X)
+    if cols.shape[1] == 0:
+        cols = sp.csr_matrix((X.shape[0], 1))
+    return sp.vstack([small.decision_path(cols[a:a + block_rows].toarray())
+                      for a in range(0, X.shape[0], block_rows)], format="csr")
