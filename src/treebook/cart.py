@@ -112,6 +112,10 @@ __all__ = [
     "CARTRegressor",
     "cart_split_finder",
     "grow_cart",
+    "category_stats",
+    "subset_masks",
+    "subset_split_of_stats",
+    "learn_split_of_sums",
     "naive_best_threshold",
     "surrogate_splits",
     "missing_rule_of_tree",
@@ -153,42 +157,59 @@ def _threshold_candidates(x, y, w, node, n_classes, criterion, min_samples_leaf,
     return score, float(midpoint_threshold(lower[i], upper[i])), None
 
 
-def _subset_masks(codes, y, w, n_classes: int, n_categories: int):
-    """The category subsets CART scores at a node, as left masks: Breiman's ordering for
-    two classes (by class-1 proportion) and regression (by mean), all subsets of the
-    present categories for K >= 3 up to ``MAX_EXHAUSTIVE_CATEGORIES``, else the orderings
-    by each class. Returns ``(masks, stats, rows_per_category, present)`` — ``stats`` the
-    per-category ``[W, S1]`` (regression) or class table — or None with < 2 categories."""
+def category_stats(codes, y, w, n_classes: int, n_categories: int):
+    """Per-category sums of a node's rows: ``(stats, rows_per_category)``, ``stats`` the
+    class table ``(L, K)`` (:func:`treebook.splits.categorical_table`) or, for
+    regression (``n_classes=0``), ``[Σ w, Σ w·y]`` per category. ``codes``: integer
+    category codes ``0 … L-1`` (no missing values)."""
+    codes = np.asarray(codes, dtype=np.int64)
     rows_per_cat = np.bincount(codes, minlength=n_categories)
-    present = np.flatnonzero(rows_per_cat > 0)
-    if present.size < 2:
-        return None
     if n_classes == 0:
         Wc = np.bincount(codes, weights=w, minlength=n_categories)
         S1c = np.bincount(codes, weights=w * y, minlength=n_categories)
-        means = np.divide(S1c, Wc, out=np.zeros_like(S1c), where=Wc > 0)
-        masks = ordered_subset_masks(category_order(Wc[:, None], means=means), n_categories)
-        return masks, np.stack([Wc, S1c], axis=1), rows_per_cat, present
+        return np.stack([Wc, S1c], axis=1), rows_per_cat
     table, _ = categorical_table(codes.astype(float), y, w, n_categories, n_classes)
+    return table, rows_per_cat
+
+
+def subset_masks(stats, present, n_classes: int, n_categories: int) -> np.ndarray:
+    """The category subsets CART scores at a node, as left masks ``(S, L)``, from the
+    per-category sums ``stats`` of :func:`category_stats` (or the same sums from a
+    histogram) and the ``present`` categories: Breiman's ordering for two classes (by
+    class-1 proportion) and regression (by mean), all subsets of the present categories
+    for K >= 3 up to ``MAX_EXHAUSTIVE_CATEGORIES``, else the orderings by each class."""
+    if n_classes == 0:
+        Wc, S1c = stats[:, 0], stats[:, 1]
+        means = np.divide(S1c, Wc, out=np.zeros_like(S1c), where=Wc > 0)
+        return ordered_subset_masks(category_order(Wc[:, None], means=means), n_categories)
     if n_classes == 2:
-        masks = ordered_subset_masks(category_order(table), n_categories)
-    elif present.size <= MAX_EXHAUSTIVE_CATEGORIES:
-        masks = all_subset_masks(present, n_categories)
-    else:
-        masks = np.concatenate([ordered_subset_masks(category_order(table, by=k), n_categories)
-                                for k in range(n_classes)])
-    return masks, table, rows_per_cat, present
+        return ordered_subset_masks(category_order(stats), n_categories)
+    if present.size <= MAX_EXHAUSTIVE_CATEGORIES:
+        return all_subset_masks(present, n_categories)
+    return np.concatenate([ordered_subset_masks(category_order(stats, by=k), n_categories)
+                           for k in range(n_classes)])
 
 
-def _subset_candidates(codes, y, w, node, n_classes, n_categories, criterion,
-                       min_samples_leaf, min_weight_leaf=0.0):
-    """Best split of a categorical feature into two category subsets."""
-    value, W = node
-    codes = codes.astype(np.int64)
-    found = _subset_masks(codes, y, w, n_classes, n_categories)
-    if found is None:
+def _subset_masks(codes, y, w, n_classes: int, n_categories: int):
+    """:func:`subset_masks` of a node's rows: ``(masks, stats, rows_per_category,
+    present)``, or None with < 2 categories present."""
+    stats, rows_per_cat = category_stats(codes, y, w, n_classes, n_categories)
+    present = np.flatnonzero(rows_per_cat > 0)
+    if present.size < 2:
         return None
-    masks, stats, rows_per_cat, present = found
+    return subset_masks(stats, present, n_classes, n_categories), stats, rows_per_cat, present
+
+
+def subset_split_of_stats(stats, rows_per_cat, node, n_classes, n_categories, criterion,
+                          min_samples_leaf, min_weight_leaf=0.0):
+    """Best split of a categorical feature into two category subsets, from its
+    per-category sums (:func:`category_stats`): ``(score, nan, branch_of_code)`` or None.
+    ``node = (value, W)``: the node's class weights (mean response) and weight."""
+    value, W = node
+    present = np.flatnonzero(rows_per_cat > 0)
+    if present.size < 2:
+        return None
+    masks = subset_masks(stats, present, n_classes, n_categories)
     if n_classes == 0:
         sides = masks.astype(float) @ stats
         w_left = sides[:, 0]
@@ -197,7 +218,8 @@ def _subset_candidates(codes, y, w, node, n_classes, n_categories, criterion,
         left_table = subset_tables(stats, masks)[:, 0, :]
         w_left = left_table.sum(axis=1)
     n_left = masks.astype(np.int64) @ rows_per_cat
-    ok = (n_left >= min_samples_leaf) & (codes.shape[0] - n_left >= min_samples_leaf)
+    n_rows = int(rows_per_cat.sum())
+    ok = (n_left >= min_samples_leaf) & (n_rows - n_left >= min_samples_leaf)
     w_right = W - w_left
     if min_weight_leaf > 0:
         ok &= (w_left >= min_weight_leaf) & (w_right >= min_weight_leaf)
@@ -210,6 +232,15 @@ def _subset_candidates(codes, y, w, node, n_classes, n_categories, criterion,
             score = class_split_score(left_table, value, w_left, w_right, n_classes, criterion)
     score, i = first_best(np.where(ok, score, -np.inf))
     return score, np.nan, subset_branch_of_code(masks[i], present)
+
+
+def _subset_candidates(codes, y, w, node, n_classes, n_categories, criterion,
+                       min_samples_leaf, min_weight_leaf=0.0):
+    """Best split of a categorical feature into two category subsets
+    (:func:`subset_split_of_stats` on the node's rows)."""
+    stats, rows_per_cat = category_stats(codes, y, w, n_classes, n_categories)
+    return subset_split_of_stats(stats, rows_per_cat, node, n_classes, n_categories,
+                                 criterion, min_samples_leaf, min_weight_leaf)
 
 
 def _varies(x, categorical: bool) -> bool:
@@ -269,12 +300,34 @@ def _learn_candidates(x, y, w, node, n_classes, criterion, categorical, n_catego
         n_left = np.searchsorted(np.sort(xk), lower, side="right")
         thresholds = midpoint_threshold(lower, upper)
         masks = None
-    # candidates: missing right (0), missing left (1), then known | missing (+inf)
+    found = learn_split_of_sums(left, n_left, stat_k, stat_m, xk.size, n_miss, node,
+                                n_classes, criterion, min_samples_leaf, min_weight_leaf)
+    if found is None:
+        return None
+    score, j, go = found
+    if categorical:
+        mask = masks[j] if j >= 0 else np.isin(np.arange(n_categories), present)
+        return score, np.nan, subset_branch_of_code(mask, present), go
+    return score, (float(thresholds[j]) if j >= 0 else np.inf), None, go
+
+
+def learn_split_of_sums(left, n_left, stat_k, stat_m, n_known: int, n_missing: int, node,
+                        n_classes, criterion, min_samples_leaf, min_weight_leaf=0.0):
+    """scikit-learn's choice among a feature's candidates when some rows miss it
+    (``_splitter.pyx``, 1.9), from sums only: ``left[c]`` the known rows' sums left of
+    candidate ``c`` (class weights, or ``[Σ w, Σ w·y]``), ``n_left[c]`` their count,
+    ``stat_k``/``stat_m`` the sums of all known / missing rows. The candidates, in this
+    order: every ``c`` with the missing rows right, every ``c`` with them left, and the
+    split of the known rows (left) from the missing ones (right). Returns ``(score, c,
+    missing_go)`` — ``c = -1`` for the known | missing split, ``missing_go`` 1 (right)
+    or 0 (left) — or None when no candidate keeps ``min_samples_leaf`` rows (and
+    ``min_weight_leaf``) each side."""
+    value, W = node
     lefts = np.concatenate([left, left + stat_m, stat_k[None, :]])
-    n_lefts = np.concatenate([n_left, n_left + n_miss, [xk.size]])
+    n_lefts = np.concatenate([n_left, n_left + n_missing, [n_known]])
     go = np.concatenate([np.ones(len(left), np.int64), np.zeros(len(left), np.int64), [1]])
     which = np.concatenate([np.arange(len(left)), np.arange(len(left)), [-1]])
-    n = x.shape[0]
+    n = n_known + n_missing
     ok = (n_lefts >= min_samples_leaf) & (n - n_lefts >= min_samples_leaf)
     w_left = lefts[:, 0] if n_classes == 0 else lefts.sum(axis=1)
     w_right = W - w_left
@@ -288,11 +341,7 @@ def _learn_candidates(x, y, w, node, n_classes, criterion, categorical, n_catego
         else:
             score = class_split_score(lefts, value, w_left, w_right, n_classes, criterion)
     score, i = first_best(np.where(ok, score, -np.inf))
-    j = which[i]
-    if categorical:
-        mask = masks[j] if j >= 0 else np.isin(np.arange(n_categories), present)
-        return score, np.nan, subset_branch_of_code(mask, present), int(go[i])
-    return score, (float(thresholds[j]) if j >= 0 else np.inf), None, int(go[i])
+    return score, int(which[i]), int(go[i])
 
 
 def _absolute_improvement(right, y, w, n_classes, criterion):
