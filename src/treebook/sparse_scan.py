@@ -132,7 +132,7 @@ def presort_columns(indptr, indices, data, n_features):
 
 @njit(cache=True)
 def sparse_candidates(start, rows, vals, yk, yv, w, regression, total, n_rows,
-                      min_samples_leaf):
+                      min_samples_leaf, allowed):
     """Every admissible cut of every feature at one node, from its stored entries.
 
     ``start``/``rows``/``vals``: the node's entries, grouped by feature and sorted by
@@ -142,9 +142,10 @@ def sparse_candidates(start, rows, vals, yk, yv, w, regression, total, n_rows,
     feature the walk is: the negative entries, then the zero block (its counts are
     ``total`` minus the stored entries'), then the positive ones, one group per distinct
     value; a cut between neighbours ``v < v'`` is emitted when ``v' > v + 1e-7`` and both
-    sides keep ``min_samples_leaf`` rows. Returns ``(feature, lower, upper, n_left,
-    left)``, ``left`` of shape ``(n_candidates, K)``: the left class counts (regression:
-    ``Σ w, Σ w·y`` on the left).
+    sides keep ``min_samples_leaf`` rows. ``allowed[f]``: whether feature ``f`` is
+    scanned at all (``max_features`` draws a few per node). Returns ``(feature, lower,
+    upper, n_left, left)``, ``left`` of shape ``(n_candidates, K)``: the left class
+    counts (regression: ``Σ w, Σ w·y`` on the left).
     """
     n_features = start.shape[0] - 1
     K = total.shape[0]
@@ -159,8 +160,8 @@ def sparse_candidates(start, rows, vals, yk, yv, w, regression, total, n_rows,
     zero = np.empty(K, np.float64)
     for f in range(n_features):
         a, b = start[f], start[f + 1]
-        if b == a:
-            continue  # zero at every row of the node: no cut
+        if b == a or not allowed[f]:
+            continue  # zero at every row of the node (no cut), or not drawn
         zero[:] = total
         for p in range(a, b):
             r = rows[p]
@@ -308,18 +309,31 @@ def gather_node_entries(indptr, rank, node_rows, start, rows, vals):
     its ``node_rows``: each stored entry's ``rank`` (its place in the presorted arrays
     ``start``/``rows``/``vals`` of :func:`presort_columns`) is gathered and the ranks
     sorted, which gives exactly what :func:`partition_entries` would have kept for the
-    node. ``O(nnz_t log nnz_t)`` for ``nnz_t`` entries (the best-first grower's gather:
-    its nodes are not split in a fixed order)."""
+    node: ``O(nnz_t log nnz_t)`` for ``nnz_t`` entries, or ``O(nnz)`` by marking when
+    that is less (the best-first grower's gather: its nodes are not split in a fixed
+    order, so it does not keep every node's lists)."""
     k = 0
     for r in node_rows:
         k += indptr[r + 1] - indptr[r]
     q = np.empty(k, np.int64)
-    i = 0
-    for r in node_rows:
-        for p in range(indptr[r], indptr[r + 1]):
-            q[i] = rank[p]
-            i += 1
-    q.sort()
+    nnz = rank.shape[0]
+    if k * (np.log2(k + 1.0) + 1.0) < nnz:  # few entries: sort their ranks
+        i = 0
+        for r in node_rows:
+            for p in range(indptr[r], indptr[r + 1]):
+                q[i] = rank[p]
+                i += 1
+        q.sort()
+    else:  # many: mark them and read the marks in rank order, O(nnz)
+        mark = np.zeros(nnz, np.bool_)
+        for r in node_rows:
+            for p in range(indptr[r], indptr[r + 1]):
+                mark[rank[p]] = True
+        i = 0
+        for j in range(nnz):
+            if mark[j]:
+                q[i] = j
+                i += 1
     m = start.shape[0] - 1
     s = np.zeros(m + 1, np.int64)
     j = 0
@@ -348,6 +362,7 @@ class _SparseScan:
         self.max_features, self.seed = max_features, seed
         self.zeros = np.zeros(n, np.intp)
         self.go_right = np.zeros(n, dtype=np.bool_)
+        self.every_feature = np.ones(self.m, dtype=np.bool_)
         self.indptr = X.indptr.astype(np.int64)
         start, pos = _presort_positions(self.indptr, X.indices.astype(np.int64), X.data,
                                         self.m)
@@ -381,17 +396,18 @@ class _SparseScan:
         n_t = rows.size
         if W < 2 * self.mwl:
             return None
-        feat, lower, upper, n_left, left = sparse_candidates(
-            start, e_rows, e_vals, self.yk, self.yv, self.w, self.regression, total, n_t,
-            self.msl)
-        if feat.size == 0:
-            return None
-        score = _scores(self.crit, self.n_classes, left, W, value, feat.size, self.mwl)
-        if self.max_features is not None:
+        if self.max_features is None:
+            allowed = self.every_feature
+        else:  # the dense growers' draw: from the seed and the node's set of rows
             perm = node_permutation(self.seed, n_t, rows.min(), rows.sum(), self.m)
             allowed = features_to_consider(perm, varying_features(start, e_vals, n_t),
                                            self.max_features)[0]
-            score = np.where(allowed[feat], score, -np.inf)
+        feat, lower, upper, n_left, left = sparse_candidates(
+            start, e_rows, e_vals, self.yk, self.yv, self.w, self.regression, total, n_t,
+            self.msl, allowed)
+        if feat.size == 0:
+            return None
+        score = _scores(self.crit, self.n_classes, left, W, value, feat.size, self.mwl)
         i = _choose(feat, score, SCORE_RTOL)
         if i < 0:
             return None
@@ -475,7 +491,11 @@ def grow_sparse_cart(X, y, sample_weight, *, n_classes: int, criterion, max_dept
 def _grow_sparse_best_first(scan: _SparseScan, max_leaf_nodes, max_depth, min_split,
                             metadata):
     """:func:`treebook.bestfirst.grow_best_first` with the sparse scan as its split
-    search: each node's entries are gathered from the CSR rows of its rows."""
+    search. A node's entries come from its parent's, partitioned when the parent's split
+    is found, and kept under the node's smallest row (the leaves of a tree hold disjoint
+    rows, so that names a frontier node); a node whose entries are not kept gathers them
+    from the CSR rows of its rows (:func:`gather_node_entries`)."""
+    pending: dict[int, tuple] = {}
     from .bestfirst import grow_best_first
     from .grow import NodeStats
     from .splits import Split
@@ -486,10 +506,21 @@ def _grow_sparse_best_first(scan: _SparseScan, max_leaf_nodes, max_depth, min_sp
 
     def find_split(X, y, w, rows, available):
         value, W, imp, total = scan.stats(rows)
-        found = scan.best(rows, scan.node_entries(rows), value, W, imp, total)
+        kept = pending.pop(int(rows[0]), None)
+        if rows.size == X.shape[0]:
+            ent = scan.entries
+        elif kept is not None and kept[0] == rows.size:
+            ent = kept[1]
+        else:
+            ent = scan.node_entries(rows)
+        found = scan.best(rows, ent, value, W, imp, total)
         if found is None:
             return None
-        f, t, _, improvement = found
+        f, t, right, improvement = found
+        s_l, rl, vl, s_r, rr, vr = partition_entries(*ent, scan.go_right)
+        left_rows, right_rows = rows[~right], rows[right]
+        pending[int(left_rows[0])] = (left_rows.size, (s_l, rl, vl))
+        pending[int(right_rows[0])] = (right_rows.size, (s_r, rr, vr))
         return Split(feature=f, kind=NodeKind.THRESHOLD, score=improvement, threshold=t)
 
     return grow_best_first(scan.X, scan.y, scan.w, max_leaf_nodes=int(max_leaf_nodes),
