@@ -126,7 +126,8 @@ def test_sparse_y_wrong_shapes_and_other_learners_are_refused_clearly():
 def _cases(y2, y3, yr):
     """(learner, y, dense grower): two classes, three classes (entropy), regression.
     Regression compares with the readable recursive grower (see above)."""
-    return [(CARTClassifier, y2, {}, "auto"), (CARTClassifier, y3, {"criterion": "entropy"}, "auto"),
+    return [(CARTClassifier, y2, {}, "auto"),
+            (CARTClassifier, y3, {"criterion": "entropy"}, "auto"),
             (CARTRegressor, yr, {}, "recursive")]
 
 
@@ -142,7 +143,8 @@ NEW_OPTIONS = [
 ]
 
 
-@pytest.mark.parametrize("params", NEW_OPTIONS, ids=lambda p: ",".join(f"{k}={v}" for k, v in p.items()))
+@pytest.mark.parametrize("params", NEW_OPTIONS,
+                         ids=lambda p: ",".join(f"{k}={v}" for k, v in p.items()))
 @pytest.mark.parametrize("shape", SHAPES[1:3], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_max_features_and_max_leaf_nodes_sparse_equal_dense(params, shape):
     X, D, y2, y3, yr, w = _data(*shape)

@@ -152,7 +152,8 @@ def _threshold_candidates(x, y, w, node, n_classes, criterion, min_samples_leaf,
             s_left = mom["S1"] - w_left * value[0]
             score = criterion.split_proxy(s_left, w_left, w_right)
         else:
-            score = class_split_score(tables[:, 0, :], value, w_left, w_right, n_classes, criterion)
+            score = class_split_score(tables[:, 0, :], value, w_left, w_right, n_classes,
+                                      criterion)
     score, i = first_best(np.where(ok, score, -np.inf))  # ties: the smallest threshold
     return score, float(midpoint_threshold(lower[i], upper[i])), None
 
