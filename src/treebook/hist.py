@@ -420,9 +420,9 @@ def _subset_bin_split(f, h, hm, value, total_w, n_classes, criterion, min_sample
         return None
     masks = subset_masks(stats, present, n_classes, L)
     found = learn_split_of_sums(masks.astype(float) @ stats,
-                                masks.astype(np.int64) @ rows_per_cat, stats.sum(axis=0), _sums(hm, n_classes),
-                                int(rows_per_cat.sum()), n_miss, (value, total_w), n_classes,
-                                criterion, min_samples_leaf)
+                                masks.astype(np.int64) @ rows_per_cat, stats.sum(axis=0),
+                                _sums(hm, n_classes), int(rows_per_cat.sum()), n_miss,
+                                (value, total_w), n_classes, criterion, min_samples_leaf)
     if found is None:
         return None
     score, j, go = found
