@@ -821,7 +821,7 @@ class _CARTMixin:
             return super()._encode_fit(X, sample_weight)
         from .encoding import FeatureEncoder, check_sample_weight
 
-        Xs = check_sparse_X(X)
+        Xs = check_sparse_X(X, format="csc" if getattr(X, "format", "") == "csc" else "csr")
         self.encoder_ = FeatureEncoder(tuple(f"x{j}" for j in range(Xs.shape[1])),
                                        (None,) * Xs.shape[1], False)
         if hasattr(self, "feature_names_in_"):

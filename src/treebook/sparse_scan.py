@@ -40,13 +40,13 @@ import numpy as np
 from numba import njit
 
 from .criteria import get_criterion
-from .feature_draw import features_to_consider, node_permutation
+from .feature_draw import node_permutation
 from .splits import FEATURE_THRESHOLD, IMPURITY_TOLERANCE, SCORE_RTOL, class_split_score, \
     midpoint_threshold, node_summaries
 from .tree import NodeKind, Tree, TreeBuilder
 
 __all__ = ["is_sparse", "check_sparse_X", "presort_columns", "sparse_candidates",
-           "partition_entries", "gather_node_entries", "varying_features",
+           "partition_entries", "gather_node_entries", "drawn_entries",
            "grow_sparse_cart", "sparse_apply", "sparse_decision_path"]
 
 
@@ -55,10 +55,11 @@ def is_sparse(X) -> bool:
     return type(X).__module__.startswith("scipy.sparse")
 
 
-def check_sparse_X(X, *, n_features: int | None = None, name: str = "X"):
-    """``X`` as a canonical CSR matrix of float64 (sorted indices, no duplicates, no
-    stored zeros), checked: 2-D, real, finite, at least one row, and ``n_features``
-    columns when given. Never densifies."""
+def check_sparse_X(X, *, n_features: int | None = None, name: str = "X",
+                   format: str = "csr"):
+    """``X`` as a canonical CSR (``format="csr"``) or CSC (``"csc"``) matrix of float64
+    (sorted indices, no duplicates, no stored zeros), checked: 2-D, real, finite, at
+    least one row, and ``n_features`` columns when given. Never densifies."""
     import scipy.sparse as sp
 
     if not is_sparse(X):
@@ -78,7 +79,10 @@ def check_sparse_X(X, *, n_features: int | None = None, name: str = "X"):
     if n_features is not None and m != n_features:
         raise ValueError(f"{name} has {m} features, but the model is expecting "
                          f"{n_features} features as input")
-    X = sp.csr_matrix(X, dtype=np.float64)  # a copy only if the format or dtype differ
+    if format not in ("csr", "csc"):
+        raise ValueError(f"format must be 'csr' or 'csc'; got {format!r}")
+    # a copy only if the format or dtype differ
+    X = (sp.csr_matrix if format == "csr" else sp.csc_matrix)(X, dtype=np.float64)
     if X is not None and not X.has_canonical_format:
         X = X.copy()
         X.sum_duplicates()
@@ -287,22 +291,6 @@ def _scores(crit, n_classes, left, W, value, n_candidates, min_weight_leaf):
     return np.where(ok, score, -np.inf)
 
 
-def varying_features(start, vals, n_rows: int) -> np.ndarray:
-    """Mask of the features that vary at a node (``max > min + FEATURE_THRESHOLD``) from
-    its entries grouped by feature and sorted by value: a feature's values at the node
-    are its stored entries, plus 0 when some row stores nothing for it."""
-    count = np.diff(start)
-    some = count > 0
-    first = np.where(some, start[:-1], 0)
-    last = np.where(some, start[1:] - 1, 0)
-    lo = np.where(some, vals[first] if vals.size else 0.0, 0.0)
-    hi = np.where(some, vals[last] if vals.size else 0.0, 0.0)
-    zeros = count < n_rows
-    lo = np.where(zeros, np.minimum(lo, 0.0), lo)
-    hi = np.where(zeros, np.maximum(hi, 0.0), hi)
-    return some & (hi > lo + FEATURE_THRESHOLD)
-
-
 @njit(cache=True)
 def gather_node_entries(indptr, rank, node_rows, start, rows, vals):
     """A node's entries grouped by feature and sorted by value, read from the CSR rows of
@@ -344,6 +332,62 @@ def gather_node_entries(indptr, rank, node_rows, start, rows, vals):
     return s, rows[q], vals[q]
 
 
+@njit(cache=True)
+def drawn_entries(indptr, rows, vals, in_node, perm, k, n_rows):
+    """``max_features = k`` at one node, read from the matrix column by column (CSC
+    arrays ``indptr``/``rows``/``vals``): along the node's feature permutation ``perm``,
+    each feature's entries at the node (those whose row has ``in_node``) decide whether
+    it varies there — its values at the node are the stored ones, plus 0 when fewer than
+    ``n_rows`` are stored, and it varies when ``max > min + FEATURE_THRESHOLD`` — until
+    ``k`` features vary (the rule of :func:`treebook.feature_draw.features_to_consider`).
+    Returns ``(allowed, start, rows, vals)``: the drawn features and their entries at
+    the node, grouped by feature and sorted by value. Cost: the columns read, and a sort
+    of the drawn features' entries at the node — as scikit-learn's sparse splitter, which
+    reads only the features it draws."""
+    m = indptr.shape[0] - 1
+    count = np.zeros(m, np.int64)
+    allowed = np.zeros(m, np.bool_)
+    taken = 0
+    for i in range(m):
+        if taken == k:
+            break
+        f = perm[i]
+        c = 0
+        lo = np.inf
+        hi = -np.inf
+        for p in range(indptr[f], indptr[f + 1]):
+            if in_node[rows[p]]:
+                lo = min(lo, vals[p])
+                hi = max(hi, vals[p])
+                c += 1
+        if c == 0:
+            continue
+        if c < n_rows:
+            lo = min(lo, 0.0)
+            hi = max(hi, 0.0)
+        if hi > lo + FEATURE_THRESHOLD:
+            allowed[f] = True
+            count[f] = c
+            taken += 1
+    s = np.zeros(m + 1, np.int64)
+    for f in range(m):
+        s[f + 1] = s[f] + count[f]
+    out_rows = np.empty(s[m], np.int64)
+    out_vals = np.empty(s[m], np.float64)
+    for f in range(m):
+        if allowed[f]:
+            q = s[f]
+            for p in range(indptr[f], indptr[f + 1]):
+                if in_node[rows[p]]:
+                    out_rows[q] = rows[p]
+                    out_vals[q] = vals[p]
+                    q += 1
+            order = np.argsort(out_vals[s[f]:q])
+            out_rows[s[f]:q] = out_rows[s[f]:q][order]
+            out_vals[s[f]:q] = out_vals[s[f]:q][order]
+    return allowed, s, out_rows, out_vals
+
+
 class _SparseScan:
     """The split search of one node on its stored entries, shared by the depth-first
     and the best-first sparse grower: the candidates (:func:`sparse_candidates`), the
@@ -363,13 +407,16 @@ class _SparseScan:
         self.zeros = np.zeros(n, np.intp)
         self.go_right = np.zeros(n, dtype=np.bool_)
         self.every_feature = np.ones(self.m, dtype=np.bool_)
-        self.indptr = X.indptr.astype(np.int64)
-        start, pos = _presort_positions(self.indptr, X.indices.astype(np.int64), X.data,
-                                        self.m)
-        row_of = np.repeat(np.arange(n, dtype=np.int64), np.diff(self.indptr))
-        self.entries = (start, row_of[pos], X.data[pos])  # = presort_columns(...)
-        self.rank = np.empty(pos.size, np.int64)
-        self.rank[pos] = np.arange(pos.size)
+        self.in_node = np.zeros(n, dtype=np.bool_)
+        self.entries = self._rank = None
+        if max_features is None:  # every feature at every node: presorted lists (X: CSR)
+            self.indptr = X.indptr.astype(np.int64)
+            start, self._pos = _presort_positions(self.indptr, X.indices.astype(np.int64),
+                                                  X.data, self.m)
+            row_of = np.repeat(np.arange(n, dtype=np.int64), np.diff(self.indptr))
+            self.entries = (start, row_of[self._pos], X.data[self._pos])  # presort_columns
+        else:  # a few drawn features per node: read their columns (X: CSC)
+            self.columns = (X.indptr.astype(np.int64), X.indices.astype(np.int64), X.data)
         self.root_W = self.stats(np.arange(n, dtype=np.int64))[1]
 
     def stats(self, rows):
@@ -386,22 +433,29 @@ class _SparseScan:
 
     def node_entries(self, rows):
         """The node's entries, gathered (:func:`gather_node_entries`)."""
+        if self._rank is None:
+            self._rank = np.empty(self._pos.size, np.int64)
+            self._rank[self._pos] = np.arange(self._pos.size)
         start, e_rows, e_vals = self.entries
-        return gather_node_entries(self.indptr, self.rank, rows, start, e_rows, e_vals)
+        return gather_node_entries(self.indptr, self._rank, rows, start, e_rows, e_vals)
 
     def best(self, rows, entries, value, W, imp, total):
         """The node's split ``(feature, threshold, right, improvement)`` (``right``: the
-        rows going right), or None."""
-        start, e_rows, e_vals = entries
+        rows going right), or None. ``entries``: the node's entries (not used, and may
+        be None, with ``max_features``: the drawn features' entries are read from the
+        matrix's columns, :func:`drawn_entries`)."""
         n_t = rows.size
         if W < 2 * self.mwl:
             return None
         if self.max_features is None:
             allowed = self.every_feature
+            start, e_rows, e_vals = entries
         else:  # the dense growers' draw: from the seed and the node's set of rows
             perm = node_permutation(self.seed, n_t, rows.min(), rows.sum(), self.m)
-            allowed = features_to_consider(perm, varying_features(start, e_vals, n_t),
-                                           self.max_features)[0]
+            self.in_node[rows] = True
+            allowed, start, e_rows, e_vals = drawn_entries(*self.columns, self.in_node,
+                                                           perm, self.max_features, n_t)
+            self.in_node[rows] = False
         feat, lower, upper, n_left, left = sparse_candidates(
             start, e_rows, e_vals, self.yk, self.yv, self.w, self.regression, total, n_t,
             self.msl, allowed)
@@ -427,7 +481,7 @@ class _SparseScan:
 
     def column(self, rows, feature):
         """The values of one feature at the given rows (dense, ``rows.size`` long)."""
-        start, e_rows, e_vals = self.entries
+        start, e_rows, e_vals = self.entries if self.entries is not None else self.columns
         col = np.zeros(self.X.shape[0])
         a, b = start[feature], start[feature + 1]
         col[e_rows[a:b]] = e_vals[a:b]
@@ -449,7 +503,9 @@ def grow_sparse_cart(X, y, sample_weight, *, n_classes: int, criterion, max_dept
     search. Otherwise depth-first, like the recursive grower; each node holds its stored
     entries grouped by feature and sorted by value, split stably between its children
     (sorted once, at the root)."""
-    X = check_sparse_X(X)
+    # every feature at every node: rows (CSR) for the presorted lists; a few drawn
+    # features per node: columns (CSC), read per node
+    X = check_sparse_X(X, format="csr" if max_features is None else "csc")
     crit = get_criterion(criterion, regression=n_classes == 0)
     w = np.asarray(sample_weight, dtype=float)
     regression = n_classes == 0
@@ -478,9 +534,13 @@ def grow_sparse_cart(X, y, sample_weight, *, n_classes: int, criterion, max_dept
             continue
         f, t, right, _ = found
         builder.set_split(node, f, NodeKind.THRESHOLD, t)
-        s_l, rl, vl, s_r, rr, vr = partition_entries(*ent, scan.go_right)
+        if max_features is None:
+            s_l, rl, vl, s_r, rr, vr = partition_entries(*ent, scan.go_right)
+            sides = (rows[~right], (s_l, rl, vl)), (rows[right], (s_r, rr, vr))
+        else:  # each node reads its drawn features' entries itself
+            sides = (rows[~right], None), (rows[right], None)
         kids = []
-        for side, e in ((rows[~right], (s_l, rl, vl)), (rows[right], (s_r, rr, vr))):
+        for side, e in sides:
             v, cw, ci, tot = scan.stats(side)
             kid = builder.add_node(node, v, cw, side.size, ci)
             kids.append((kid, side, e, depth + 1, v, cw, ci, tot))
@@ -507,7 +567,9 @@ def _grow_sparse_best_first(scan: _SparseScan, max_leaf_nodes, max_depth, min_sp
     def find_split(X, y, w, rows, available):
         value, W, imp, total = scan.stats(rows)
         kept = pending.pop(int(rows[0]), None)
-        if rows.size == X.shape[0]:
+        if scan.max_features is not None:
+            ent = None  # read per node (drawn_entries)
+        elif rows.size == X.shape[0]:
             ent = scan.entries
         elif kept is not None and kept[0] == rows.size:
             ent = kept[1]
@@ -517,10 +579,11 @@ def _grow_sparse_best_first(scan: _SparseScan, max_leaf_nodes, max_depth, min_sp
         if found is None:
             return None
         f, t, right, improvement = found
-        s_l, rl, vl, s_r, rr, vr = partition_entries(*ent, scan.go_right)
-        left_rows, right_rows = rows[~right], rows[right]
-        pending[int(left_rows[0])] = (left_rows.size, (s_l, rl, vl))
-        pending[int(right_rows[0])] = (right_rows.size, (s_r, rr, vr))
+        if ent is not None:
+            s_l, rl, vl, s_r, rr, vr = partition_entries(*ent, scan.go_right)
+            left_rows, right_rows = rows[~right], rows[right]
+            pending[int(left_rows[0])] = (left_rows.size, (s_l, rl, vl))
+            pending[int(right_rows[0])] = (right_rows.size, (s_r, rr, vr))
         return Split(feature=f, kind=NodeKind.THRESHOLD, score=improvement, threshold=t)
 
     return grow_best_first(scan.X, scan.y, scan.w, max_leaf_nodes=int(max_leaf_nodes),
