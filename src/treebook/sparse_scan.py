@@ -2,22 +2,30 @@
 
 A sparse matrix stores, per row, only its nonzero entries. Densifying a 10⁵ × 10⁴
 matrix of 1 % density turns 10⁷ stored numbers into 10⁹; this module never does. The
-grower (:func:`grow_sparse_cart`) is CART's recursive grower on a CSR matrix, with the
+grower (:func:`grow_sparse_cart`) is CART's recursive grower on a sparse matrix, with the
 numeric split search of :func:`treebook.cart.cart_split_finder` rewritten so that every
 cost is in nonzeros, as scikit-learn's ``BestSparseSplitter`` does:
 
-1. **Gather** (:func:`node_nonzeros`). The node's rows are a sorted list; their stored
-   entries, read row by row from the CSR arrays, are bucketed by feature (a counting
-   sort on the column index): ``O(nnz_t + m)`` for a node with ``nnz_t`` stored entries.
-   A feature with no stored entry at the node is zero there: it cannot split and costs
-   nothing more.
-2. **Sort only the nonzeros**, per feature. In sorted order the feature's values are
-   the negative entries, then a *block of zeros* (the node's rows that store nothing for
-   it), then the positive entries. The zero block's class counts need no rows: they are
-   the node's totals minus the stored entries' counts.
-3. **Scan** the distinct values in that order with running class counts (or weight and
+1. **Sorted entries per node.** The stored entries are grouped by feature and sorted
+   by value once, at the root (:func:`presort_columns`); a split partitions them stably
+   between the children (:func:`partition_entries`), so every node's lists stay sorted
+   and cost ``O(nnz_t + m)`` for ``nnz_t`` entries. A feature with no stored entry at
+   the node is zero there: it cannot split and costs nothing more. In sorted order a
+   feature's values are the negative entries, then a *block of zeros* (the node's rows
+   that store nothing for it), then the positive entries. The zero block's class counts
+   need no rows: they are the node's totals minus the stored entries' counts.
+2. **Scan** the distinct values in that order with running class counts (or weight and
    ``Σ w·y`` for regression), emitting a candidate cut between neighbours ``v < v'``
-   with ``v' > v + 1e-7`` that leaves ``min_samples_leaf`` rows on either side.
+   with ``v' > v + 1e-7`` that leaves ``min_samples_leaf`` rows on either side
+   (:func:`sparse_candidates`).
+
+With ``max_features`` a node considers a few features drawn as the dense growers draw
+them (:mod:`treebook.feature_draw`: from the seed and the node's set of rows, skipping
+features constant at the node); then no lists are kept, and each node reads and sorts
+its drawn columns' entries (:func:`drawn_entries`, CSC), as scikit-learn's splitter
+does. With ``max_leaf_nodes`` the tree grows best-first
+(:func:`treebook.bestfirst.grow_best_first` with this scan as its split search; each
+frontier leaf keeps its partitioned lists).
 
 The candidates of all features are scored at once by the criterion's own numpy
 functions, in the arrangement the dense CART scan uses, and chosen with the same tie
