@@ -123,6 +123,8 @@ def test_bad_input():
         HistCARTClassifier(binning="approx").fit(X, y)
     with pytest.raises(TypeError, match="max_bins"):
         bin_edges([1.0, 2.0], [1, 1], max_bins=2.5)
+    with pytest.raises(ValueError, match="65535 categories"):
+        BinMapper.from_summaries([(np.array([1.0]), np.array([1]))], 8, [70_000])
     Xn = X.copy()
     Xn[0, 0] = np.inf
     with pytest.raises(ValueError, match="inf"):

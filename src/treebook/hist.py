@@ -188,6 +188,9 @@ class BinMapper:
                 parts.append((np.empty(0), np.zeros(1), np.zeros(1)))
             else:
                 parts.append(bin_edges(v, c, max_bins))
+        if max((p[0].size + 1 for p in parts), default=0) > 65535:
+            raise ValueError("a categorical column has more than 65535 categories: bin "
+                             "codes (uint16) cannot hold them with the missing bin")
         return cls(*(tuple(p[i] for p in parts) for i in range(3)),
                    categorical=tuple(bool(L) for L in n_categories))
 
