@@ -47,13 +47,22 @@ same codes.
 
 **Missing values** (NaN) fall in a **missing bin** of their own. A node whose rows miss
 the feature tries every candidate with the missing bin on the right, then on the left,
-then the split of the known rows from the missing ones — scikit-learn's rule, which its
-``HistGradientBoosting`` and its ``DecisionTree`` (``missing="learn"`` here) share, and
-with the same order of the candidates as exact CART (:func:`treebook.cart.
-learn_split_of_sums`). A node that saw no missing value sends one to the child with more
-training rows (:func:`treebook.cart.missing_rule_of_tree`). With every value in its own
-bin the tree is exact CART's with ``missing="learn"`` (tested with integer weights;
-fractional ones may round differently, the known rows' sums being added per bin).
+then the split of the known rows from the missing ones — scikit-learn's
+``DecisionTree`` rule (``missing="learn"`` of exact CART), in exact CART's order
+(:func:`treebook.cart.learn_split_of_sums`); a node that saw no missing value sends one
+to the child with more training rows, ties to the right
+(:func:`treebook.cart.missing_rule_of_tree`). With every value in its own bin the tree
+is exact CART's with ``missing="learn"`` (tested with integer weights; fractional ones
+may round differently, the known rows' sums being added per bin).
+
+scikit-learn's ``HistGradientBoosting`` (1.9, ``splitting.pyx``, ``grower.py``) learns
+the side the same way — a left-to-right scan with the missing bin right (its last cut
+is known | missing), then a right-to-left scan with it left, kept only if strictly
+better — with three differences: its gain is the gradient/hessian loss, not an
+impurity; it decides "had missing values" per *feature over the whole training set*, so
+at a node whose rows miss nothing, while other rows do, the empty missing bin goes
+right (the first scan wins the tie) where this grower sends it to the larger child; and
+its categorical splits treat missing as a category of their own.
 
 **Limits.** No ``max_features``, ``max_leaf_nodes``, ``min_weight_fraction_leaf`` or
 pruning options.
