@@ -54,7 +54,7 @@ from .splits import FEATURE_THRESHOLD, IMPURITY_TOLERANCE, SCORE_RTOL, class_spl
 from .tree import NodeKind, Tree, TreeBuilder
 
 __all__ = ["is_sparse", "check_sparse_X", "presort_columns", "sparse_candidates",
-           "partition_entries", "gather_node_entries", "drawn_entries",
+           "partition_entries", "drawn_entries",
            "grow_sparse_cart", "sparse_apply", "sparse_decision_path"]
 
 
@@ -300,47 +300,6 @@ def _scores(crit, n_classes, left, W, value, n_candidates, min_weight_leaf):
 
 
 @njit(cache=True)
-def gather_node_entries(indptr, rank, node_rows, start, rows, vals):
-    """A node's entries grouped by feature and sorted by value, read from the CSR rows of
-    its ``node_rows``: each stored entry's ``rank`` (its place in the presorted arrays
-    ``start``/``rows``/``vals`` of :func:`presort_columns`) is gathered and the ranks
-    sorted, which gives exactly what :func:`partition_entries` would have kept for the
-    node: ``O(nnz_t log nnz_t)`` for ``nnz_t`` entries, or ``O(nnz)`` by marking when
-    that is less (the best-first grower's gather: its nodes are not split in a fixed
-    order, so it does not keep every node's lists)."""
-    k = 0
-    for r in node_rows:
-        k += indptr[r + 1] - indptr[r]
-    q = np.empty(k, np.int64)
-    nnz = rank.shape[0]
-    if k * (np.log2(k + 1.0) + 1.0) < nnz:  # few entries: sort their ranks
-        i = 0
-        for r in node_rows:
-            for p in range(indptr[r], indptr[r + 1]):
-                q[i] = rank[p]
-                i += 1
-        q.sort()
-    else:  # many: mark them and read the marks in rank order, O(nnz)
-        mark = np.zeros(nnz, np.bool_)
-        for r in node_rows:
-            for p in range(indptr[r], indptr[r + 1]):
-                mark[rank[p]] = True
-        i = 0
-        for j in range(nnz):
-            if mark[j]:
-                q[i] = j
-                i += 1
-    m = start.shape[0] - 1
-    s = np.zeros(m + 1, np.int64)
-    j = 0
-    for f in range(m):
-        while j < k and q[j] < start[f + 1]:
-            j += 1
-        s[f + 1] = j
-    return s, rows[q], vals[q]
-
-
-@njit(cache=True)
 def drawn_entries(indptr, rows, vals, in_node, perm, k, n_rows):
     """``max_features = k`` at one node, read from the matrix column by column (CSC
     arrays ``indptr``/``rows``/``vals``): along the node's feature permutation ``perm``,
@@ -416,13 +375,13 @@ class _SparseScan:
         self.go_right = np.zeros(n, dtype=np.bool_)
         self.every_feature = np.ones(self.m, dtype=np.bool_)
         self.in_node = np.zeros(n, dtype=np.bool_)
-        self.entries = self._rank = None
+        self.entries = None
         if max_features is None:  # every feature at every node: presorted lists (X: CSR)
-            self.indptr = X.indptr.astype(np.int64)
-            start, self._pos = _presort_positions(self.indptr, X.indices.astype(np.int64),
-                                                  X.data, self.m)
-            row_of = np.repeat(np.arange(n, dtype=np.int64), np.diff(self.indptr))
-            self.entries = (start, row_of[self._pos], X.data[self._pos])  # presort_columns
+            indptr = X.indptr.astype(np.int64)
+            start, pos = _presort_positions(indptr, X.indices.astype(np.int64), X.data,
+                                            self.m)
+            row_of = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
+            self.entries = (start, row_of[pos], X.data[pos])  # = presort_columns(...)
         else:  # a few drawn features per node: read their columns (X: CSC)
             self.columns = (X.indptr.astype(np.int64), X.indices.astype(np.int64), X.data)
         self.root_W = self.stats(np.arange(n, dtype=np.int64))[1]
@@ -438,14 +397,6 @@ class _SparseScan:
                                              minlength=1)[0]])
                  if self.regression else value[0].astype(float))
         return value[0], float(W[0]), float(imp[0]), total
-
-    def node_entries(self, rows):
-        """The node's entries, gathered (:func:`gather_node_entries`)."""
-        if self._rank is None:
-            self._rank = np.empty(self._pos.size, np.int64)
-            self._rank[self._pos] = np.arange(self._pos.size)
-        start, e_rows, e_vals = self.entries
-        return gather_node_entries(self.indptr, self._rank, rows, start, e_rows, e_vals)
 
     def best(self, rows, entries, value, W, imp, total):
         """The node's split ``(feature, threshold, right, improvement)`` (``right``: the
@@ -561,8 +512,7 @@ def _grow_sparse_best_first(scan: _SparseScan, max_leaf_nodes, max_depth, min_sp
     """:func:`treebook.bestfirst.grow_best_first` with the sparse scan as its split
     search. A node's entries come from its parent's, partitioned when the parent's split
     is found, and kept under the node's smallest row (the leaves of a tree hold disjoint
-    rows, so that names a frontier node); a node whose entries are not kept gathers them
-    from the CSR rows of its rows (:func:`gather_node_entries`)."""
+    rows, so that names a frontier node)."""
     pending: dict[int, tuple] = {}
     from .bestfirst import grow_best_first
     from .grow import NodeStats
@@ -582,7 +532,7 @@ def _grow_sparse_best_first(scan: _SparseScan, max_leaf_nodes, max_depth, min_sp
         elif kept is not None and kept[0] == rows.size:
             ent = kept[1]
         else:
-            ent = scan.node_entries(rows)
+            raise RuntimeError("the sparse best-first grower lost a node's entries")
         found = scan.best(rows, ent, value, W, imp, total)
         if found is None:
             return None
