@@ -11,6 +11,12 @@ equally good splits at random, so the trees may differ where splits tie).
   .venv/bin/python benchmarks/bench_sparse.py                 # the issue's 10^5 x 10^4, 1 %
   .venv/bin/python benchmarks/bench_sparse.py --quick         # a reduced configuration
   .venv/bin/python benchmarks/bench_sparse.py --csv FILE      # also write the table as CSV
+  .venv/bin/python benchmarks/bench_sparse.py --options [--quick]   # max_features, max_leaf_nodes
+
+With ``--options`` the configurations are the random features per node
+(``max_features="sqrt"``, depth limit 10), best-first growth (``max_leaf_nodes=100``) and
+both; the two libraries draw their random features differently, so with
+``max_features`` their trees differ and only the times compare.
 
 Timing is of ``fit`` only; the matrix is built once per configuration. Never asserted.
 """
@@ -64,30 +70,37 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true", help="reduced configuration")
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--csv", help="write the table as CSV (with command/date/commit lines)")
+    ap.add_argument("--options", action="store_true",
+                    help="max_features and max_leaf_nodes instead of depth limits")
     args = ap.parse_args(argv)
-    if args.quick:
-        configs = [(20_000, 2_000, 0.01, 8), (20_000, 2_000, 0.01, None)]
+    size = (20_000, 2_000, 0.01) if args.quick else (100_000, 10_000, 0.01)
+    if args.options:
+        configs = [(*size, {"max_features": "sqrt", "random_state": 0, "max_depth": 10}),
+                   (*size, {"max_leaf_nodes": 100}),
+                   (*size, {"max_leaf_nodes": 100, "max_features": "sqrt", "random_state": 0})]
     else:
-        configs = [(100_000, 10_000, 0.01, 10), (100_000, 10_000, 0.01, None)]
+        configs = [(*size, {"max_depth": 8 if args.quick else 10}), (*size, {})]
     # compile the kernels (cached on disk after the first run) outside the timing
     Xw, yw = sparse_counts(300, 50, 0.1)
     CARTClassifier(max_depth=3).fit(Xw, yw)
     rows = []
-    head = f"{'n':>8} {'m':>6} {'dens':>5} {'depth':>5} {'treebook s':>10} {'sklearn s':>10} " \
-           f"{'ratio':>6} {'nodes tb':>8} {'nodes sk':>8} {'agree':>6}"
+    head = f"{'n':>8} {'m':>6} {'dens':>5} {'options':>40} {'treebook s':>10} " \
+           f"{'sklearn s':>10} {'ratio':>6} {'nodes tb':>8} {'nodes sk':>8} {'agree':>6}"
     print(head)
-    for n, m, density, depth in configs:
+    for n, m, density, params in configs:
         X, y = sparse_counts(n, m, density)
-        t_sk, sk = best_time(lambda: DecisionTreeClassifier(
-            max_depth=depth, random_state=0).fit(X, y), args.repeat)
-        t_tb, tb = best_time(lambda: CARTClassifier(max_depth=depth).fit(X, y), args.repeat)
+        sk_params = {"random_state": 0, **params}
+        t_sk, sk = best_time(lambda: DecisionTreeClassifier(**sk_params).fit(X, y), args.repeat)
+        t_tb, tb = best_time(lambda: CARTClassifier(**params).fit(X, y), args.repeat)
         agree = float(np.mean(sk.predict(X) == tb.predict(X)))
+        depth = params.get("max_depth")
+        options = ", ".join(f"{k}={v}" for k, v in params.items()) or "none"
         row = dict(n=n, m=m, density=density, max_depth="None" if depth is None else depth,
-                   treebook_s=t_tb, sklearn_s=t_sk, ratio=t_tb / t_sk,
+                   options=options, treebook_s=t_tb, sklearn_s=t_sk, ratio=t_tb / t_sk,
                    nodes_treebook=tb.tree_.node_count, nodes_sklearn=sk.tree_.node_count,
                    train_agreement=agree)
         rows.append(row)
-        print(f"{n:>8} {m:>6} {density:>5} {row['max_depth']:>5} {t_tb:>10.2f} {t_sk:>10.2f} "
+        print(f"{n:>8} {m:>6} {density:>5} {options:>40} {t_tb:>10.2f} {t_sk:>10.2f} "
               f"{t_tb / t_sk:>5.2f}x {row['nodes_treebook']:>8} {row['nodes_sklearn']:>8} "
               f"{agree:>6.3f}", flush=True)
     if args.csv:

@@ -123,15 +123,76 @@ def test_bad_input():
         HistCARTClassifier(binning="approx").fit(X, y)
     with pytest.raises(TypeError, match="max_bins"):
         bin_edges([1.0, 2.0], [1, 1], max_bins=2.5)
+    with pytest.raises(ValueError, match="65535 categories"):
+        BinMapper.from_summaries([(np.array([1.0]), np.array([1]))], 8, [70_000])
     Xn = X.copy()
-    Xn[0, 0] = np.nan
-    with pytest.raises(ValueError, match="missing"):
+    Xn[0, 0] = np.inf
+    with pytest.raises(ValueError, match="inf"):
         HistCARTClassifier().fit(Xn, y)
+
+
+def _mixed_frame(n, seed, missing=0.0):
+    """Numbers, a few-valued number, a 2-level and a 7-level category; NaN in a share
+    ``missing`` of the cells of three columns. Targets: 2 and 3 classes, integer
+    responses, integer weights (so that every sum is exact)."""
     import pandas as pd
 
-    frame = pd.DataFrame({"a": X[:, 0], "c": np.where(y == 0, "u", "v")})
-    with pytest.raises(ValueError, match="categorical"):
-        HistCARTClassifier().fit(frame, y)
+    rng = np.random.default_rng(seed)
+    a = np.round(rng.normal(size=n), 1)
+    b = rng.integers(0, 6, n).astype(float)
+    c = rng.choice(list("pqrstuv"), n)
+    d = rng.choice(["yes", "no"], n)
+    logit = a + (c == "q") - (c == "t") * 1.5 + 0.3 * b + (d == "yes")
+    y2 = (logit + rng.normal(scale=0.7, size=n) > 0.8).astype(int)
+    y3 = np.where(c == "v", 2, y2)
+    yr = np.round(4 * a + 3 * (c == "r") + b + rng.normal(size=n))
+    w = rng.integers(1, 4, n).astype(float)
+    frame = pd.DataFrame({"a": a, "b": b, "c": pd.Categorical(c), "d": d})
+    if missing:
+        for col in ("a", "c", "d"):
+            frame.loc[rng.random(n) < missing, col] = np.nan
+    return frame, y2, y3, yr, w
+
+
+@pytest.mark.parametrize("missing", [0.0, 0.12], ids=["no-NaN", "NaN"])
+@pytest.mark.parametrize("params", [{}, {"min_samples_leaf": 4, "max_depth": 6},
+                                    {"criterion": "entropy", "min_samples_split": 12}])
+def test_categorical_and_missing_equal_exact_cart(missing, params):
+    # every distinct value has its own bin and every category is a bin: exact CART's
+    # subset search (Breiman's ordering, or every subset for 3 classes) and, with NaN,
+    # its missing="learn" rule give the same tree
+    frame, y2, y3, yr, w = _mixed_frame(600, 11, missing)
+    for y in (y2, y3):
+        for weights in (None, w):
+            exact = CARTClassifier(**params).fit(frame, y, weights)
+            binned = HistCARTClassifier(max_bins=ALL_BINS, **params).fit(frame, y, weights)
+            assert_same_tree(exact, binned)
+            np.testing.assert_array_equal(exact.tree_.missing_go, binned.tree_.missing_go)
+            np.testing.assert_array_equal(exact.predict_proba(frame),
+                                          binned.predict_proba(frame))
+            assert (exact.tree_.kind == 3).any() or (exact.tree_.kind == 2).any()
+    params = {k: v for k, v in params.items() if k != "criterion"}
+    for weights in (None, w):
+        exact = CARTRegressor(**params).fit(frame, yr, weights)
+        binned = HistCARTRegressor(max_bins=ALL_BINS, **params).fit(frame, yr, weights)
+        assert_same_tree(exact, binned)
+        np.testing.assert_array_equal(exact.predict(frame), binned.predict(frame))
+
+
+def test_categorical_splits_are_subsets_and_missing_learns_its_side():
+    from treebook.tree import NodeKind
+
+    frame, y2, *_ = _mixed_frame(600, 11, 0.12)
+    h = HistCARTClassifier(max_bins=16).fit(frame, y2)
+    kinds = h.tree_.kind[h.tree_.feature == 2]
+    assert kinds.size and np.all(kinds == NodeKind.SUBSET)  # column c: never a threshold
+    assert h.bin_mapper_.n_bins[2] == 7  # 7 categories: 7 bins, although max_bins = 16
+    assert h.bin_mapper_.missing_bin == 16
+    # by hand: x missing exactly where y = 1; the best split is known | missing, and the
+    # missing values go right although the left child has more rows (the side is learnt)
+    x = np.array([[0.0], [1.0], [2.0], [3.0], [np.nan], [np.nan]])
+    t = HistCARTClassifier().fit(x, [0, 0, 0, 0, 1, 1]).tree_
+    assert t.node_count == 3 and t.threshold[0] == np.inf and t.missing_go[0] == 1
 
 
 # distributed's scheduler serves its HTTP health routes on the cluster's host (127.0.0.1
@@ -151,6 +212,11 @@ def test_dask_tree_equals_single_machine_bit_for_bit():
         + (X[:, 3] > 1)
     w = rng.uniform(0.1, 3.0, size=n)  # fractional weights: the order of sums matters
     frame = pd.DataFrame(X, columns=["a", "b", "c", "d"]).assign(target=X[:, 0] * 2.5 + y, wt=w)
+    # a categorical column and missing values: the same bins on every partition
+    frame["e"] = pd.Categorical(rng.choice(["lo", "mid", "hi", "top"], n))
+    frame.loc[rng.random(n) < 0.1, "e"] = np.nan
+    frame.loc[rng.random(n) < 0.1, "b"] = np.nan
+    frame["target"] += (frame["e"] == "hi") * 2.0
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp",
                                   host="127.0.0.1", dashboard_address=None) as cluster, \
             distributed.Client(cluster):
@@ -166,11 +232,24 @@ def test_dask_tree_equals_single_machine_bit_for_bit():
             np.testing.assert_array_equal(single.predict_proba(X), dist.predict_proba(X))
         ddf = dd.from_pandas(frame, chunksize=chunk)
         assert [len(p) for p in ddf.partitions] == [450, 450, 450, 450, 200]
+        features = ["a", "b", "c", "d", "e"]
         single = HistCARTRegressor(max_bins=16, max_depth=5, block_size=chunk).fit(
-            frame[["a", "b", "c", "d"]], frame["target"], frame["wt"])
+            frame[features], frame["target"], frame["wt"])
         dist = HistCARTRegressor(max_bins=16, max_depth=5).fit(ddf, "target", "wt")
         assert_same_tree(single, dist)
-        assert list(dist.feature_names_in_) == ["a", "b", "c", "d"]
+        np.testing.assert_array_equal(single.tree_.missing_go, dist.tree_.missing_go)
+        assert 4 in single.tree_.feature  # the categorical column (with NaN) splits
+        np.testing.assert_array_equal(single.predict(frame[features]),
+                                      dist.predict(frame[features]))
+        assert list(dist.feature_names_in_) == features
+        # the same with y and the weights as Dask Series
+        dist2 = HistCARTClassifier(max_bins=16, max_depth=4).fit(
+            ddf[features], ddf["target"] > 1, ddf["wt"])
+        single2 = HistCARTClassifier(max_bins=16, max_depth=4, block_size=chunk).fit(
+            frame[features], frame["target"] > 1, frame["wt"])
+        assert_same_tree(single2, dist2)
+        with pytest.raises(TypeError, match="category' dtype"):
+            HistCARTRegressor().fit(ddf.assign(e=ddf["e"].astype(str)), "target")
         assert dist.levels_ == [(d, 2 ** d) for d in range(6)]
 
 

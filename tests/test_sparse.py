@@ -94,7 +94,8 @@ def test_the_matrix_is_not_densified(monkeypatch):
 
 
 @pytest.mark.parametrize("bad, kind, message", [
-    (lambda X: sp.csr_matrix(np.full((3, 2), np.nan)), ValueError, r"X has missing values"),
+    (lambda X: sp.csr_matrix(np.full((3, 2), np.nan)), ValueError,
+     r"X has missing values \(NaN\).*scikit-learn 1.9 refuses.*X.toarray\(\)"),
     (lambda X: sp.csr_matrix(np.full((3, 2), np.inf)), ValueError, r"X has infinite values"),
     (lambda X: sp.csr_matrix((0, 4)), ValueError, r"X has no rows"),
     (lambda X: sp.csr_matrix(np.ones((3, 2), complex)), ValueError, r"complex"),
@@ -113,11 +114,98 @@ def test_sparse_y_wrong_shapes_and_other_learners_are_refused_clearly():
     model = CARTClassifier().fit(X, y2)
     with pytest.raises(ValueError, match=r"X has 6 features, but the model is expecting 5"):
         model.predict(sp.csr_matrix(np.ones((2, 6))))
-    with pytest.raises(TypeError, match=r"decision_path takes dense X"):
-        model.decision_path(X)
-    with pytest.raises(ValueError, match=r"max_features is not supported with sparse X"):
-        CARTClassifier(max_features=2).fit(X, y2)
+    with pytest.raises(ValueError, match=r"missing='surrogate' is not supported with sparse"):
+        CARTClassifier(missing="surrogate").fit(X, y2)
     with pytest.raises(TypeError, match=r"scipy.sparse.*toarray"):
         C45Classifier().fit(X, y2)  # only CART takes sparse input
     with pytest.raises(TypeError, match="must be a scipy.sparse matrix"):
         check_sparse_X(D)
+
+
+# ---------------------------------------------------------------- max_features, max_leaf_nodes
+def _cases(y2, y3, yr):
+    """(learner, y, dense grower): two classes, three classes (entropy), regression.
+    Regression compares with the readable recursive grower (see above)."""
+    return [(CARTClassifier, y2, {}, "auto"),
+            (CARTClassifier, y3, {"criterion": "entropy"}, "auto"),
+            (CARTRegressor, yr, {}, "recursive")]
+
+
+NEW_OPTIONS = [
+    {"max_features": 3, "random_state": 0},
+    {"max_features": "sqrt", "random_state": 11, "min_samples_leaf": 3},
+    {"max_features": 0.5, "random_state": 5, "max_depth": 4},
+    {"max_leaf_nodes": 2},
+    {"max_leaf_nodes": 7},
+    {"max_leaf_nodes": 25, "min_samples_leaf": 2, "max_depth": 5},
+    {"max_leaf_nodes": 10, "max_features": 4, "random_state": 3},
+    {"max_leaf_nodes": 12, "min_weight_fraction_leaf": 0.03, "min_impurity_decrease": 0.001},
+]
+
+
+@pytest.mark.parametrize("params", NEW_OPTIONS,
+                         ids=lambda p: ",".join(f"{k}={v}" for k, v in p.items()))
+@pytest.mark.parametrize("shape", SHAPES[1:3], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_max_features_and_max_leaf_nodes_sparse_equal_dense(params, shape):
+    X, D, y2, y3, yr, w = _data(*shape)
+    w0 = w.copy()
+    w0[::17] = 0.0  # zero-weight rows take no part, and must not shift the draws
+    for learner, y, extra, grower in _cases(y2, y3, yr):
+        for weights in (None, w, w0):
+            kw = {**params, **extra}
+            dense = learner(grower=grower, **kw).fit(D, y, sample_weight=weights)
+            sparse = learner(**kw).fit(X.tocsc(), y, sample_weight=weights)
+            _same_tree(dense.tree_, sparse.tree_)
+            if "max_leaf_nodes" in params:
+                assert sparse.get_n_leaves() <= params["max_leaf_nodes"]
+            assert np.array_equal(sparse.predict(X), dense.predict(D))
+
+
+def test_max_features_draws_differ_between_seeds_and_are_used():
+    # the option is not ignored: other seeds give other trees, and k = 1 a different tree
+    X, D, y2, *_ = _data(300, 12, 0.15, 1)
+    trees = {CARTClassifier(max_features=2, random_state=s).fit(X, y2).tree_.feature.tobytes()
+             for s in range(6)}
+    assert len(trees) > 1
+    full = CARTClassifier().fit(X, y2).tree_
+    assert CARTClassifier(max_leaf_nodes=4).fit(X, y2).get_n_leaves() == 4
+    assert full.node_count > 7
+
+
+def test_every_output_of_a_sparse_fit_equals_the_dense_one():
+    from treebook.serialize import from_json, to_json, tree_to_dict
+
+    X, D, y2, y3, yr, w = _data(300, 12, 0.15, 1)
+    for learner, y, extra, grower in _cases(y2, y3, yr):
+        for params in ({}, {"max_leaf_nodes": 9}, {"ccp_alpha": 0.004},
+                       {"max_features": 5, "random_state": 2, "ccp_alpha": 0.002}):
+            kw = {**params, **extra}
+            dense = learner(grower=grower, **kw).fit(D, y, sample_weight=w)
+            sparse = learner(**kw).fit(X, y, sample_weight=w)
+            _same_tree(dense.tree_, sparse.tree_)
+            _same_tree(dense.full_tree_, sparse.full_tree_)
+            assert np.array_equal(sparse.apply(X), dense.apply(D))
+            path_s, path_d = sparse.decision_path(X), dense.decision_path(D)
+            assert path_s.format == "csr" and path_s.shape == path_d.shape
+            assert (path_s != path_d).nnz == 0
+            assert np.array_equal(sparse.decision_path(X[:1]).toarray(),
+                                  dense.decision_path(D[:1]).toarray())
+            assert np.array_equal(sparse.feature_importances_, dense.feature_importances_)
+            if learner is CARTClassifier:
+                assert np.array_equal(sparse.predict_proba(X), dense.predict_proba(D))
+            p_s = sparse.cost_complexity_pruning_path(X, y, sample_weight=w)
+            p_d = dense.cost_complexity_pruning_path(D, y, sample_weight=w)
+            assert np.array_equal(p_s.ccp_alphas, p_d.ccp_alphas)
+            assert np.array_equal(p_s.impurities, p_d.impurities)
+            assert tree_to_dict(sparse.tree_) == tree_to_dict(dense.tree_)
+            back = from_json(to_json(sparse))
+            _same_tree(back.tree_, dense.tree_)
+            assert np.array_equal(back.predict(X), dense.predict(D))
+
+
+def test_a_stump_decision_path_on_sparse_rows():
+    X, D, y2, *_ = _data(50, 4, 0.3, 8)
+    model = CARTClassifier(max_depth=1).fit(X, np.zeros(50, int))  # one node
+    assert model.tree_.node_count == 1
+    assert np.array_equal(model.decision_path(X).toarray(), np.ones((50, 1)))
+    assert np.array_equal(model.apply(X), np.zeros(50))

@@ -146,6 +146,7 @@ def grow_best_first(
     missing="error",
     available: np.ndarray | None = None,
     metadata: dict | None = None,
+    column=None,
 ) -> Tree:
     """Grow a tree best-first until it has ``max_leaf_nodes`` leaves (see the module
     docstring).
@@ -155,13 +156,19 @@ def grow_best_first(
     improvement), its ``node_stats(rows, w) -> NodeStats`` (required here), the stopping
     rules ``max_depth``, ``min_samples_split`` and ``min_gain`` (a split scoring less is
     not made), the ``missing`` routing policy and the ``available`` features — plus
-    ``max_leaf_nodes``, an int >= 2.
+    ``max_leaf_nodes``, an int >= 2. ``column(rows, feature)``: the values of one
+    feature at the given rows, to route them by the chosen split (default
+    ``X[rows, feature]``; a ``scipy.sparse`` ``X`` passes its own, as
+    :func:`treebook.sparse_scan.grow_sparse_cart` does, with its own ``find_split``).
     """
     if isinstance(max_leaf_nodes, bool) or not isinstance(max_leaf_nodes, (int, np.integer)) \
             or max_leaf_nodes < 2:
         raise ValueError(f"max_leaf_nodes must be an int >= 2; got {max_leaf_nodes!r}")
     policy = None if missing == "error" else get_routing(missing)
     n, m = X.shape
+    if column is None:
+        def column(rows, feature):
+            return X[rows, feature]
     builder = TreeBuilder(is_regression=n_classes == 0)
     max_depth = np.inf if max_depth is None else max_depth
 
@@ -177,7 +184,7 @@ def grow_best_first(
         split = find_split(X, y, w, rows, avail)
         if split is None or not split.score >= min_gain:
             return rec
-        branch, share, known_w = split.route_cases(X[rows, split.feature], w,
+        branch, share, known_w = split.route_cases(column(rows, split.feature), w,
                                                    policy or "stop")
         if policy is None and np.any(branch < 0):
             raise ValueError(

@@ -63,7 +63,9 @@ category the node never saw). ``missing="error"`` refuses missing values.
 **Sparse input.** A ``scipy.sparse`` matrix (any format) is never densified: it grows
 through :func:`treebook.sparse_scan.grow_sparse_cart`, which scans only the stored
 entries and grows the tree the dense input grows (``grower`` is then not used;
-``max_features`` is not supported yet); ``predict`` and friends take sparse rows too.
+``max_features`` and ``max_leaf_nodes`` as for dense X; ``missing="surrogate"`` is
+refused, and so are NaN stored in the matrix, as scikit-learn 1.9 refuses them);
+``predict``, ``apply`` and ``decision_path`` take sparse rows too.
 
 **Pruning.** ``ccp_alpha > 0`` prunes the grown tree by minimal cost-complexity pruning
 (:mod:`treebook.prune.cost_complexity`); ``ccp_risk`` chooses the risk ``R(t)``
@@ -83,7 +85,8 @@ from .feature_draw import draw_seed, features_to_consider, node_permutation, res
 from .bestfirst import grow_best_first
 from .grow import NodeStats, grow_tree
 from .levelwise import grow_levelwise
-from .sparse_scan import check_sparse_X, grow_sparse_cart, is_sparse, sparse_apply
+from .sparse_scan import (check_sparse_X, grow_sparse_cart, is_sparse, sparse_apply,
+                          sparse_decision_path)
 from .splits import (
     FEATURE_THRESHOLD,
     Surrogate,
@@ -92,6 +95,8 @@ from .splits import (
     all_subset_masks,
     categorical_table,
     category_order,
+    class_split_score,
+    first_best,
     midpoint_threshold,
     node_summaries,
     ordered_subset_masks,
@@ -108,6 +113,10 @@ __all__ = [
     "CARTRegressor",
     "cart_split_finder",
     "grow_cart",
+    "category_stats",
+    "subset_masks",
+    "subset_split_of_stats",
+    "learn_split_of_sums",
     "naive_best_threshold",
     "surrogate_splits",
     "missing_rule_of_tree",
@@ -144,63 +153,65 @@ def _threshold_candidates(x, y, w, node, n_classes, criterion, min_samples_leaf,
             s_left = mom["S1"] - w_left * value[0]
             score = criterion.split_proxy(s_left, w_left, w_right)
         else:
-            score = _class_score(tables[:, 0, :], value, w_left, w_right, n_classes, criterion)
-    score, i = _first_best(np.where(ok, score, -np.inf))  # ties: the smallest threshold
+            score = class_split_score(tables[:, 0, :], value, w_left, w_right, n_classes,
+                                      criterion)
+    score, i = first_best(np.where(ok, score, -np.inf))  # ties: the smallest threshold
     return score, float(midpoint_threshold(lower[i], upper[i])), None
 
 
-def _first_best(score):
-    """The maximum and the first index whose score ties with it (see ``SCORE_RTOL``)."""
-    top = float(score.max())
-    return top, int(np.flatnonzero(score >= tie_floor(top))[0])
-
-
-def _class_score(left_table, value, w_left, w_right, n_classes, criterion):
-    """Arrange the columns exactly as the level-wise grower does, then score."""
-    if n_classes == 2:
-        l1 = left_table[:, 1]
-        return criterion.two_class_score(l1, value[1] - l1, w_left, w_right)
-    left = [left_table[:, k] for k in range(n_classes)]
-    right = [value[k] - left[k] for k in range(n_classes)]
-    return criterion.split_proxy(left, right, w_left, w_right)
-
-
-def _subset_masks(codes, y, w, n_classes: int, n_categories: int):
-    """The category subsets CART scores at a node, as left masks: Breiman's ordering for
-    two classes (by class-1 proportion) and regression (by mean), all subsets of the
-    present categories for K >= 3 up to ``MAX_EXHAUSTIVE_CATEGORIES``, else the orderings
-    by each class. Returns ``(masks, stats, rows_per_category, present)`` — ``stats`` the
-    per-category ``[W, S1]`` (regression) or class table — or None with < 2 categories."""
+def category_stats(codes, y, w, n_classes: int, n_categories: int):
+    """Per-category sums of a node's rows: ``(stats, rows_per_category)``, ``stats`` the
+    class table ``(L, K)`` (:func:`treebook.splits.categorical_table`) or, for
+    regression (``n_classes=0``), ``[Σ w, Σ w·y]`` per category. ``codes``: integer
+    category codes ``0 … L-1`` (no missing values)."""
+    codes = np.asarray(codes, dtype=np.int64)
     rows_per_cat = np.bincount(codes, minlength=n_categories)
-    present = np.flatnonzero(rows_per_cat > 0)
-    if present.size < 2:
-        return None
     if n_classes == 0:
         Wc = np.bincount(codes, weights=w, minlength=n_categories)
         S1c = np.bincount(codes, weights=w * y, minlength=n_categories)
-        means = np.divide(S1c, Wc, out=np.zeros_like(S1c), where=Wc > 0)
-        masks = ordered_subset_masks(category_order(Wc[:, None], means=means), n_categories)
-        return masks, np.stack([Wc, S1c], axis=1), rows_per_cat, present
+        return np.stack([Wc, S1c], axis=1), rows_per_cat
     table, _ = categorical_table(codes.astype(float), y, w, n_categories, n_classes)
+    return table, rows_per_cat
+
+
+def subset_masks(stats, present, n_classes: int, n_categories: int) -> np.ndarray:
+    """The category subsets CART scores at a node, as left masks ``(S, L)``, from the
+    per-category sums ``stats`` of :func:`category_stats` (or the same sums from a
+    histogram) and the ``present`` categories: Breiman's ordering for two classes (by
+    class-1 proportion) and regression (by mean), all subsets of the present categories
+    for K >= 3 up to ``MAX_EXHAUSTIVE_CATEGORIES``, else the orderings by each class."""
+    if n_classes == 0:
+        Wc, S1c = stats[:, 0], stats[:, 1]
+        means = np.divide(S1c, Wc, out=np.zeros_like(S1c), where=Wc > 0)
+        return ordered_subset_masks(category_order(Wc[:, None], means=means), n_categories)
     if n_classes == 2:
-        masks = ordered_subset_masks(category_order(table), n_categories)
-    elif present.size <= MAX_EXHAUSTIVE_CATEGORIES:
-        masks = all_subset_masks(present, n_categories)
-    else:
-        masks = np.concatenate([ordered_subset_masks(category_order(table, by=k), n_categories)
-                                for k in range(n_classes)])
-    return masks, table, rows_per_cat, present
+        return ordered_subset_masks(category_order(stats), n_categories)
+    if present.size <= MAX_EXHAUSTIVE_CATEGORIES:
+        return all_subset_masks(present, n_categories)
+    return np.concatenate([ordered_subset_masks(category_order(stats, by=k), n_categories)
+                           for k in range(n_classes)])
 
 
-def _subset_candidates(codes, y, w, node, n_classes, n_categories, criterion,
-                       min_samples_leaf, min_weight_leaf=0.0):
-    """Best split of a categorical feature into two category subsets."""
-    value, W = node
-    codes = codes.astype(np.int64)
-    found = _subset_masks(codes, y, w, n_classes, n_categories)
-    if found is None:
+def _subset_masks(codes, y, w, n_classes: int, n_categories: int):
+    """:func:`subset_masks` of a node's rows: ``(masks, stats, rows_per_category,
+    present)``, or None with < 2 categories present."""
+    stats, rows_per_cat = category_stats(codes, y, w, n_classes, n_categories)
+    present = np.flatnonzero(rows_per_cat > 0)
+    if present.size < 2:
         return None
-    masks, stats, rows_per_cat, present = found
+    return subset_masks(stats, present, n_classes, n_categories), stats, rows_per_cat, present
+
+
+def subset_split_of_stats(stats, rows_per_cat, node, n_classes, n_categories, criterion,
+                          min_samples_leaf, min_weight_leaf=0.0):
+    """Best split of a categorical feature into two category subsets, from its
+    per-category sums (:func:`category_stats`): ``(score, nan, branch_of_code)`` or None.
+    ``node = (value, W)``: the node's class weights (mean response) and weight."""
+    value, W = node
+    present = np.flatnonzero(rows_per_cat > 0)
+    if present.size < 2:
+        return None
+    masks = subset_masks(stats, present, n_classes, n_categories)
     if n_classes == 0:
         sides = masks.astype(float) @ stats
         w_left = sides[:, 0]
@@ -209,7 +220,8 @@ def _subset_candidates(codes, y, w, node, n_classes, n_categories, criterion,
         left_table = subset_tables(stats, masks)[:, 0, :]
         w_left = left_table.sum(axis=1)
     n_left = masks.astype(np.int64) @ rows_per_cat
-    ok = (n_left >= min_samples_leaf) & (codes.shape[0] - n_left >= min_samples_leaf)
+    n_rows = int(rows_per_cat.sum())
+    ok = (n_left >= min_samples_leaf) & (n_rows - n_left >= min_samples_leaf)
     w_right = W - w_left
     if min_weight_leaf > 0:
         ok &= (w_left >= min_weight_leaf) & (w_right >= min_weight_leaf)
@@ -219,9 +231,18 @@ def _subset_candidates(codes, y, w, node, n_classes, n_categories, criterion,
         if n_classes == 0:
             score = criterion.split_proxy(s_left, w_left, w_right)
         else:
-            score = _class_score(left_table, value, w_left, w_right, n_classes, criterion)
-    score, i = _first_best(np.where(ok, score, -np.inf))
+            score = class_split_score(left_table, value, w_left, w_right, n_classes, criterion)
+    score, i = first_best(np.where(ok, score, -np.inf))
     return score, np.nan, subset_branch_of_code(masks[i], present)
+
+
+def _subset_candidates(codes, y, w, node, n_classes, n_categories, criterion,
+                       min_samples_leaf, min_weight_leaf=0.0):
+    """Best split of a categorical feature into two category subsets
+    (:func:`subset_split_of_stats` on the node's rows)."""
+    stats, rows_per_cat = category_stats(codes, y, w, n_classes, n_categories)
+    return subset_split_of_stats(stats, rows_per_cat, node, n_classes, n_categories,
+                                 criterion, min_samples_leaf, min_weight_leaf)
 
 
 def _varies(x, categorical: bool) -> bool:
@@ -281,12 +302,34 @@ def _learn_candidates(x, y, w, node, n_classes, criterion, categorical, n_catego
         n_left = np.searchsorted(np.sort(xk), lower, side="right")
         thresholds = midpoint_threshold(lower, upper)
         masks = None
-    # candidates: missing right (0), missing left (1), then known | missing (+inf)
+    found = learn_split_of_sums(left, n_left, stat_k, stat_m, xk.size, n_miss, node,
+                                n_classes, criterion, min_samples_leaf, min_weight_leaf)
+    if found is None:
+        return None
+    score, j, go = found
+    if categorical:
+        mask = masks[j] if j >= 0 else np.isin(np.arange(n_categories), present)
+        return score, np.nan, subset_branch_of_code(mask, present), go
+    return score, (float(thresholds[j]) if j >= 0 else np.inf), None, go
+
+
+def learn_split_of_sums(left, n_left, stat_k, stat_m, n_known: int, n_missing: int, node,
+                        n_classes, criterion, min_samples_leaf, min_weight_leaf=0.0):
+    """scikit-learn's choice among a feature's candidates when some rows miss it
+    (``_splitter.pyx``, 1.9), from sums only: ``left[c]`` the known rows' sums left of
+    candidate ``c`` (class weights, or ``[Σ w, Σ w·y]``), ``n_left[c]`` their count,
+    ``stat_k``/``stat_m`` the sums of all known / missing rows. The candidates, in this
+    order: every ``c`` with the missing rows right, every ``c`` with them left, and the
+    split of the known rows (left) from the missing ones (right). Returns ``(score, c,
+    missing_go)`` — ``c = -1`` for the known | missing split, ``missing_go`` 1 (right)
+    or 0 (left) — or None when no candidate keeps ``min_samples_leaf`` rows (and
+    ``min_weight_leaf``) each side."""
+    value, W = node
     lefts = np.concatenate([left, left + stat_m, stat_k[None, :]])
-    n_lefts = np.concatenate([n_left, n_left + n_miss, [xk.size]])
+    n_lefts = np.concatenate([n_left, n_left + n_missing, [n_known]])
     go = np.concatenate([np.ones(len(left), np.int64), np.zeros(len(left), np.int64), [1]])
     which = np.concatenate([np.arange(len(left)), np.arange(len(left)), [-1]])
-    n = x.shape[0]
+    n = n_known + n_missing
     ok = (n_lefts >= min_samples_leaf) & (n - n_lefts >= min_samples_leaf)
     w_left = lefts[:, 0] if n_classes == 0 else lefts.sum(axis=1)
     w_right = W - w_left
@@ -298,13 +341,9 @@ def _learn_candidates(x, y, w, node, n_classes, criterion, categorical, n_catego
         if n_classes == 0:
             score = criterion.split_proxy(lefts[:, 1] - w_left * value[0], w_left, w_right)
         else:
-            score = _class_score(lefts, value, w_left, w_right, n_classes, criterion)
-    score, i = _first_best(np.where(ok, score, -np.inf))
-    j = which[i]
-    if categorical:
-        mask = masks[j] if j >= 0 else np.isin(np.arange(n_categories), present)
-        return score, np.nan, subset_branch_of_code(mask, present), int(go[i])
-    return score, (float(thresholds[j]) if j >= 0 else np.inf), None, int(go[i])
+            score = class_split_score(lefts, value, w_left, w_right, n_classes, criterion)
+    score, i = first_best(np.where(ok, score, -np.inf))
+    return score, int(which[i]), int(go[i])
 
 
 def _absolute_improvement(right, y, w, n_classes, criterion):
@@ -708,8 +747,8 @@ def missing_rule_of_tree(tree: Tree, missing: str) -> Tree:
     return replace(tree, missing_go=go, unseen_as_missing=missing == "surrogate")
 
 
-def _grow_sparse(X, y, w, *, grower, max_features, seed, categorical, n_categories,
-                 missing, max_surrogates, max_leaf_nodes, **params):
+def _grow_sparse(X, y, w, *, grower, categorical, n_categories, missing, max_surrogates,
+                 **params):
     """:func:`treebook.sparse_scan.grow_sparse_cart` called as :func:`grow_cart` is."""
     return grow_sparse_cart(X, y, w, **params)
 
@@ -745,12 +784,9 @@ class _CARTMixin:
         grower = self.grower
         grow = grow_cart
         if is_sparse(X):  # the scan over nonzeros (treebook.sparse_scan)
-            for name, unsupported in (("max_features", self.max_features is not None),
-                                      ("max_leaf_nodes", self.max_leaf_nodes is not None),
-                                      ("missing='surrogate'", self.missing == "surrogate")):
-                if unsupported:
-                    raise ValueError(f"{name} is not supported with sparse X yet; "
-                                     "pass X.toarray()")
+            if self.missing == "surrogate":  # scikit-learn has no surrogates either
+                raise ValueError("missing='surrogate' is not supported with sparse X; "
+                                 "pass X.toarray()")
             grow, grower = _grow_sparse, "sparse"
         elif grower == "auto":
             # the one dispatch point: the level-wise grower has scikit-learn's rule for
@@ -793,7 +829,7 @@ class _CARTMixin:
             return super()._encode_fit(X, sample_weight)
         from .encoding import FeatureEncoder, check_sample_weight
 
-        Xs = check_sparse_X(X)
+        Xs = check_sparse_X(X, format="csc" if getattr(X, "format", "") == "csc" else "csr")
         self.encoder_ = FeatureEncoder(tuple(f"x{j}" for j in range(Xs.shape[1])),
                                        (None,) * Xs.shape[1], False)
         if hasattr(self, "feature_names_in_"):
@@ -821,8 +857,7 @@ class _CARTMixin:
 
     def decision_path(self, X):
         if is_sparse(X):
-            raise TypeError("decision_path takes dense X; pass X[rows].toarray() for the "
-                            "rows whose paths you need")
+            return sparse_decision_path(self.tree_, self._encode(X))
         return super().decision_path(X)
 
     def _min_samples(self, n_rows: int) -> dict:

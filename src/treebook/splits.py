@@ -50,6 +50,8 @@ __all__ = [
     "branch_codes",
     "branch_index",
     "best_index",
+    "first_best",
+    "class_split_score",
     "categorical_table",
     "multiway_split",
     "threshold_tables",
@@ -439,6 +441,41 @@ def tie_floor(best):
     """The lowest score that ties with ``best``: ``best - SCORE_RTOL·|best|``."""
     best = np.asarray(best, dtype=float)
     return best - SCORE_RTOL * np.abs(np.where(np.isfinite(best), best, 0.0))
+
+
+def first_best(score):
+    """``(top, i)``: the largest of the candidate scores ``score`` (1-d, ``-inf`` for an
+    inadmissible candidate) and the first index whose score ties with it
+    (:func:`tie_floor`) — CART's rule "ties go to the smallest threshold" when the
+    candidates are in increasing order of their cut."""
+    score = np.asarray(score, dtype=float)
+    if score.ndim != 1 or score.size == 0:
+        raise ValueError(f"score must be a non-empty 1-d array; got shape {score.shape}")
+    top = float(score.max())
+    return top, int(np.flatnonzero(score >= tie_floor(top))[0])
+
+
+def class_split_score(left_table, value, w_left, w_right, n_classes: int, criterion):
+    """The scan score of binary splits of a classification node, one per candidate.
+
+    ``left_table[c, k]``: the weight of class ``k`` left of candidate ``c``; ``value``:
+    the node's class weights (so the right side is ``value - left``); ``w_left``,
+    ``w_right``: each side's weight. Two classes use the criterion's
+    :meth:`~treebook.criteria.Criterion.two_class_score` (class-1 weights alone), more
+    classes its ``split_proxy`` on the per-class columns — the arrangement of the sums
+    the level-wise grower uses, so that every CART grower (exact, sparse, binned) scores
+    a candidate with the same floating-point operations.
+    """
+    left_table = np.asarray(left_table, dtype=float)
+    if left_table.ndim != 2 or left_table.shape[1] < n_classes:
+        raise ValueError(f"left_table must have shape (candidates, {n_classes}); got "
+                         f"{left_table.shape}")
+    if n_classes == 2:
+        l1 = left_table[:, 1]
+        return criterion.two_class_score(l1, value[1] - l1, w_left, w_right)
+    left = [left_table[:, k] for k in range(n_classes)]
+    right = [value[k] - left[k] for k in range(n_classes)]
+    return criterion.split_proxy(left, right, w_left, w_right)
 
 
 def midpoint_threshold(lower, upper):
