@@ -33,8 +33,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["scan_feature", "scan_subsets", "mark_right", "partition_list", "walk_tree",
-           "walk_thresholds", "GINI_SCAN", "SQUARED_ERROR_SCAN"]
+__all__ = ["scan_feature", "scan_subsets", "mark_right", "partition_list", "pack_list",
+           "partition_packed", "walk_tree", "walk_thresholds", "GINI_SCAN",
+           "SQUARED_ERROR_SCAN"]
 
 #: ``scan_feature``'s criterion codes
 GINI_SCAN = 0
@@ -44,19 +45,20 @@ _ROW = np.int64(0xFFFFFFFF)
 
 
 @njit(cache=True, nogil=True)
-def scan_feature(P, shift, starts, seg_len, labels, response, w, unit, criterion, n_classes, value, W,
-                 msl, mwl, close_ranks, first_far, allowed, feature, best_val, best_f,
+def scan_feature(P, class_bit, starts, seg_len, labels, response, w, unit, criterion, n_classes,
+                 value, W, msl, mwl, x, near, allowed, feature, best_val, best_f,
                  best_p, score, left, offset):
     """Score every cut of one feature's attribute list ``P`` and keep each node's best.
 
     ``P`` holds the open nodes as consecutive segments (node ``j``: ``starts[j]``,
     ``seg_len[j]`` positions, sorted by value; ``labels``: each row's class,
-    ``response``: its ``y`` in regression); an entry is ``(code << 32) | row`` with
-    ``code >> (shift - 32)`` = ``2·rank + close`` (``shift`` is 32 plus the class bit).
-    A cut after position ``p`` of node ``j`` is admissible when ``p`` is not the
-    segment's last position, the next entry has another rank (and, after a ``close``
-    value, a rank at least ``first_far`` of it), each side keeps ``msl`` rows and
-    ``mwl`` weight, and ``allowed[j]``. Its score is, with left weight ``W_1``, right
+    ``response``: its ``y`` in regression); an entry is the ``uint32``
+    ``(row << 3) | (new << 2) | (close << 1) | class`` of :func:`pack_list` (``class``
+    only when ``class_bit``). A cut after position ``p`` of node ``j`` is admissible when
+    ``p`` is not the segment's last position, the next entry starts a new value
+    (``new``; after a ``close`` value also ``x[next row] > x[row] + near``), each side
+    keeps ``msl`` rows and ``mwl`` weight, and ``allowed[j]``. Its score is, with left
+    weight ``W_1``, right
     ``W_2 = W_j - W_1``,
 
     * Gini (``criterion = GINI_SCAN``): ``Σ_k C_{1k}²/W_1 + Σ_k C_{2k}²/W_2`` (two
@@ -83,7 +85,7 @@ def scan_feature(P, shift, starts, seg_len, labels, response, w, unit, criterion
         off_w = 0.0
         off_s = 0.0
         for p in range(s, e):
-            row = P[p] & _ROW
+            row = np.int64(P[p] >> 3)
             # ---- the left side after position p
             if unit:
                 w_left = float(p + 1) - float(s)
@@ -102,8 +104,8 @@ def scan_feature(P, shift, starts, seg_len, labels, response, w, unit, criterion
                 if p == s:
                     off_s = run_s - c
             else:
-                if shift == 33:
-                    k = (P[p] >> 32) & 1
+                if class_bit:
+                    k = np.int64(P[p] & 1)
                 else:
                     k = labels[row]
                 if unit:  # counts: exact integers, however they are summed
@@ -120,14 +122,10 @@ def scan_feature(P, shift, starts, seg_len, labels, response, w, unit, criterion
             # ---- admissible?
             ok = p < e - 1 and p - s >= msl - 1 and L - (p - s) - 1 >= msl
             if ok:
-                g0 = P[p] >> shift
-                g1 = P[p + 1] >> shift
-                if g0 == g1:
+                if (P[p + 1] & 4) == 0:  # the same value: no cut between them
                     ok = False
-                elif (g0 & 1) == 1:
-                    i = np.searchsorted(close_ranks, g0 >> 1)
-                    if (g1 >> 1) < first_far[i]:
-                        ok = False
+                elif (P[p] & 2) != 0 and x[P[p + 1] >> 3] <= x[row] + near:
+                    ok = False  # a larger value, but too close to cut between
             if ok and mwl > 0.0 and (w_left < mwl or w_right < mwl):
                 ok = False
             if not ok or not allowed[j]:
@@ -180,6 +178,56 @@ def partition_list(P, go_right, starts, seg_len, slot_base, slot_open, out):
             slot = 2 * j + go_right[P[p] & _ROW]
             if slot_open[slot]:
                 out[cursor[slot]] = P[p]
+                cursor[slot] += 1
+
+
+@njit(cache=True, nogil=True)
+def pack_list(order, x, labels, class_bit, near, out):
+    """One feature's attribute list, packed: ``out[i]`` describes row ``r = order[i]``
+    (``order`` sorts ``x``) in one ``uint32``, ``(r << 3) | (new << 2) | (close << 1) |
+    class``: ``new`` when ``x[r]`` is larger than the value before it (or ``i = 0``),
+    ``close`` when the next larger value of ``x`` is at most ``x[r] + near`` (only then
+    can two distinct neighbours be too close to cut between), and the row's class when
+    ``class_bit`` (two classes)."""
+    n = order.shape[0]
+    i = 0
+    while i < n:
+        v = x[order[i]]
+        e = i + 1
+        while e < n and not x[order[e]] > v:
+            e += 1
+        close = 2 if (e < n and x[order[e]] <= v + near) else 0
+        for q in range(i, e):
+            r = order[q]
+            c = labels[r] if class_bit else 0
+            out[q] = np.uint32((r << 3) | (4 if q == i else 0) | close | c)
+        i = e
+
+
+@njit(cache=True, nogil=True)
+def partition_packed(P, go_right, starts, seg_len, slot_base, slot_open, out):
+    """:func:`partition_list` for the packed lists of :func:`pack_list`: the same stable
+    partition, and each moved entry's ``new`` bit made true of its new neighbour: set
+    when a value change lay between it and the entry before it on the same side."""
+    cursor = slot_base.copy()
+    for j in range(starts.shape[0]):
+        change_left = True
+        change_right = True
+        for p in range(starts[j], starts[j] + seg_len[j]):
+            e = P[p]
+            if e & 4:
+                change_left = True
+                change_right = True
+            b = go_right[e >> 3]
+            slot = 2 * j + b
+            if b == 0:
+                new = change_left
+                change_left = False
+            else:
+                new = change_right
+                change_right = False
+            if slot_open[slot]:
+                out[cursor[slot]] = (e & np.uint32(0xFFFFFFFB)) | np.uint32(4 if new else 0)
                 cursor[slot] += 1
 
 
@@ -383,10 +431,13 @@ def scan_subsets(rows, codes, starts, seg_len, labels, response, w, n_classes, n
 def mark_right(P, starts, seg_len, nodes, cut_after, go_right):
     """For each node ``j`` of ``nodes``, cut after position ``cut_after[j]`` of its segment
     of the attribute list ``P``: ``go_right[row] = 1`` for the rows after the cut, 0 for
-    those up to it."""
+    those up to it (an ``int64`` list holds the row in its low 32 bits, a packed
+    ``uint32`` one above its 3 flag bits)."""
+    packed = P.itemsize == 4
     for j in nodes:
         for p in range(starts[j], starts[j] + seg_len[j]):
-            go_right[P[p] & _ROW] = 1 if p > cut_after[j] else 0
+            row = np.int64(P[p] >> 3) if packed else np.int64(P[p] & _ROW)
+            go_right[row] = 1 if p > cut_after[j] else 0
 
 
 @njit(cache=True, nogil=True)

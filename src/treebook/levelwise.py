@@ -161,7 +161,7 @@ class _Nodes:
         )
 
 
-def _presort(X, y, ybits, columns=None):
+def _presort(X, y, ybits, columns=None, packed=False):
     """The attribute lists: for each feature (each of ``columns``, default all) one
     ``int64`` per row, sorted by ``x_f``::
 
@@ -172,10 +172,25 @@ def _presort(X, y, ybits, columns=None):
     neighbours inside a node be too close to cut between, so only there does the scan
     look further: ``reach[f]`` maps those ranks to the first rank far enough above them.
     With two classes the class rides along (``ybits = 1``), so no level gathers it.
+
+    ``packed=True`` (the compiled scan): half the memory, one ``uint32`` per row,
+    ``(row << 3) | (new << 2) | (close << 1) | class`` (:func:`treebook.kernels.pack_list`:
+    ``new`` marks the first row of each value, so equal values need no rank), and no
+    ``reach`` (after a ``close`` value the scan compares the two values themselves).
     """
     n, m = X.shape
     lists, reach = [], []
     for f in (range(m) if columns is None else columns):
+        if packed:
+            x = np.ascontiguousarray(X[:, f])
+            o = np.argsort(x)
+            out = np.empty(n, dtype=np.uint32)
+            kernels.pack_list(o, x, y if ybits else _NO_LABELS, bool(ybits), FEATURE_THRESHOLD,
+                              out)
+            lists.append(out)
+            reach.append(None)
+            del x, o
+            continue
         o = np.argsort(X[:, f])  # equal values in any order: no count at a cut depends on it
         xs = X[o, f]
         new = np.empty(n, dtype=bool)
@@ -217,6 +232,14 @@ def _code_bits(P, mask):
 _ROW = np.int64(0xFFFFFFFF)  # the row id in the low 32 bits of an attribute-list entry
 
 
+def _entry_rows(entries):
+    """The row ids of attribute-list entries: the low 32 bits of an ``int64`` entry, the
+    bits above the 3 flags of a packed ``uint32`` one."""
+    if entries.dtype == np.uint32:
+        return (entries >> 3).astype(np.intp)
+    return entries & _ROW
+
+
 @dataclass(frozen=True)
 class _Data:
     """What every level's steps read: targets, weights and the fixed choices of the fit."""
@@ -230,6 +253,7 @@ class _Data:
     msl: int            # min_samples_leaf
     crit: object        # the criterion (treebook.criteria)
     mwl: float = 0.0    # min_weight_leaf: the least weight of a child
+    X: np.ndarray | None = None  # the features (the packed scan compares close values)
     compiled_subsets: bool = False  # categorical columns by kernels.scan_subsets
     max_exhaustive: int = 12        # K >= 3: every subset up to this many categories
 
@@ -392,10 +416,10 @@ def _features_per_node(X, lists, level: _Level, k: int, seed: int, columns, rows
             varies[:, f] = np.maximum.reduceat(x, starts) > np.minimum.reduceat(x, starts)
         else:
             P = lists[columns[f]]
-            lo = X[P[starts] & _ROW, f]
-            hi = X[P[ends] & _ROW, f]
+            lo = X[_entry_rows(P[starts]), f]
+            hi = X[_entry_rows(P[ends]), f]
             varies[:, f] = hi > lo + FEATURE_THRESHOLD
-    some = rows if rows is not None else lists[0] & _ROW
+    some = rows if rows is not None else _entry_rows(lists[0])
     first = np.minimum.reduceat(some, starts)
     total = np.add.reduceat(some, starts)
     perms = np.stack([node_permutation(seed, c, a, t, m)
@@ -406,18 +430,16 @@ def _features_per_node(X, lists, level: _Level, k: int, seed: int, columns, rows
 def _scan_compiled(P, reach_f, f, level: _Level, data: _Data, allowed_f, best, scratch):
     """Score and choose step for one numeric feature with :func:`treebook.kernels.scan_feature`
     (Gini or squared error): the same numbers as :func:`_cut_scores` + :func:`_keep_best`."""
-    close_ranks, first_far = reach_f if reach_f is not None else (_NO_RANKS, _NO_RANKS)
     kernels.scan_feature(
-        P, 32 + data.ybits, level.starts, level.seg_len,
+        P, data.ybits == 1, level.starts, level.seg_len,
         _NO_LABELS if data.regression else data.y, data.y if data.regression else _NO_Y,
         data.w, data.unit,
         kernels.SQUARED_ERROR_SCAN if data.regression else kernels.GINI_SCAN,
         0 if data.regression else data.K, level.open_value, level.open_W, data.msl,
-        data.mwl, close_ranks, first_far, allowed_f, f, best[0], best[1], best[2],
+        data.mwl, data.X[:, f], FEATURE_THRESHOLD, allowed_f, f, best[0], best[1], best[2],
         scratch[0], scratch[1], scratch[2])
 
 
-_NO_RANKS = np.zeros(1, dtype=np.int64)
 _NO_LABELS = np.zeros(1, dtype=np.int8)
 _NO_Y = np.zeros(1)
 
@@ -517,8 +539,8 @@ def _rows_going_right(lists, best_f, best_p, cut_nodes, level: _Level, go_right,
         sel = num & (best_f[cut_nodes] == f)
         js = cut_nodes[sel]
         P = lists[f if columns is None else columns[f]]
-        lower_row[sel] = P[best_p[js]] & _ROW
-        upper_row[sel] = P[best_p[js] + 1] & _ROW
+        lower_row[sel] = _entry_rows(P[best_p[js]])
+        upper_row[sel] = _entry_rows(P[best_p[js] + 1])
         if compiled:
             kernels.mark_right(P, starts, seg_len, js, best_p, go_right)
             continue
@@ -551,10 +573,11 @@ def _partition_lists(lists, go_right, slot_size, open_slots, n_a: int,
         starts = np.concatenate([[0], np.cumsum(seg_len)[:-1]]).astype(np.int64)
         for f in range(len(lists)):
             P = lists[f]
-            out = spare[0][:n_new]
-            kernels.partition_list(P, go_right, starts, seg_len, slot_base, is_open, out)
+            out = spare[P.dtype.char][:n_new]  # one spare list per layout
+            (kernels.partition_packed if P.dtype == np.uint32 else kernels.partition_list)(
+                P, go_right, starts, seg_len, slot_base, is_open, out)
             lists[f] = out
-            spare[0] = P if P.base is None else P.base  # the old list's memory is next
+            spare[P.dtype.char] = P if P.base is None else P.base  # the old list's memory is next
         return
     dest = []
     for b in (0, 1):
@@ -668,7 +691,7 @@ def grow_levelwise(
     numeric = np.flatnonzero(~categorical)
     columns = np.full(m, -1, dtype=np.int64)  # feature -> its attribute list
     columns[numeric] = np.arange(numeric.size)
-    lists, reach = _presort(X, y, ybits, numeric.tolist())
+    lists, reach = _presort(X, y, ybits, numeric.tolist(), packed=scan_compiled)
     # the open nodes' rows, in increasing order within each node: a list partitioned like
     # the others (categorical subsets, and max_features when no column is numeric)
     need_rows = bool(categorical.any()) or numeric.size == 0
@@ -676,11 +699,12 @@ def grow_levelwise(
         lists.append(np.arange(n, dtype=np.int64))
     data = _Data(y=y, w=w, unit=unit, regression=regression, K=K, ybits=ybits, msl=msl, mwl=mwl,
                  crit=crit, compiled_subsets=scan_compiled and K < 8,
-                 max_exhaustive=int(max_exhaustive_categories))
-    spare = [np.empty(n, dtype=np.int64)] if compiled else None  # partition target
+                 max_exhaustive=int(max_exhaustive_categories), X=X)
+    spare = ({P.dtype.char: np.empty(n, dtype=P.dtype) for P in lists} if compiled
+             else None)  # partition targets, one per list layout
     scratch = None
-    if scan_compiled:  # the scan's scores, in the partition's spare list (used in turn)
-        scratch = [None, np.zeros(max(K, 1)), np.zeros(max(K, 1))]
+    if scan_compiled:  # the scan's scores (one per position) and class sums
+        scratch = [np.empty(n), np.zeros(max(K, 1)), np.zeros(max(K, 1))]
     seg_len = np.array([n], dtype=np.int64)
     node_of_row = np.zeros(n, dtype=np.int32)  # open-node index of each row, -1 when closed
     alive = np.arange(n, dtype=np.int32)  # rows in open nodes, increasing
@@ -692,8 +716,6 @@ def grow_levelwise(
     while open_ids.size:
         J = open_ids.size
         level = _Level.of(seg_len, open_value, open_W, data, full=not scan_compiled)
-        if scan_compiled:
-            scratch[0] = spare[0].view(np.float64)
         rows = lists[-1] if need_rows else None
         allowed = (None if max_features is None
                    else _features_per_node(X, lists, level, max_features, seed, columns, rows,
