@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit
 
 __all__ = ["scan_feature", "scan_subsets", "mark_right", "partition_list", "pack_list",
-           "partition_packed", "walk_tree", "walk_thresholds", "GINI_SCAN",
+           "partition_packed", "preorder", "walk_tree", "walk_thresholds", "GINI_SCAN",
            "SQUARED_ERROR_SCAN"]
 
 #: ``scan_feature``'s criterion codes
@@ -229,6 +229,26 @@ def partition_packed(P, go_right, starts, seg_len, slot_base, slot_open, out):
             if slot_open[slot]:
                 out[cursor[slot]] = (e & np.uint32(0xFFFFFFFB)) | np.uint32(4 if new else 0)
                 cursor[slot] += 1
+
+
+@njit(cache=True, nogil=True)
+def preorder(left, pre, stack):
+    """The depth-first pre-order id (left before right) of every node of a tree whose
+    nodes are numbered level by level: ``left[i]`` is node ``i``'s left child (its right
+    child is ``left[i] + 1``; -1 at a leaf), the root is 0. ``pre`` receives the ids;
+    ``stack`` holds at least the depth plus 2 entries."""
+    stack[0] = 0
+    top = 1
+    k = 0
+    while top > 0:
+        top -= 1
+        i = stack[top]
+        pre[i] = k
+        k += 1
+        if left[i] >= 0:
+            stack[top] = left[i] + 1  # the right subtree after the whole left one
+            stack[top + 1] = left[i]
+            top += 2
 
 
 @njit(cache=True, nogil=True)

@@ -64,22 +64,30 @@ __all__ = ["grow_levelwise", "apply_binary", "node_summaries"]
 
 
 class _Nodes:
-    """The grown nodes, level by level (ids in creation order), before pre-ordering."""
+    """The grown nodes, level by level (ids in creation order), before pre-ordering.
 
-    def __init__(self, n_out: int):
-        self.parent, self.depth, self.value = [], [], []
+    Each level is kept as the arrays it was computed in (no per-node Python work); the
+    tree's arrays are made once, at the end, one at a time, each level's arrays dropped
+    as soon as they are copied (so the peak is about one tree, not two)."""
+
+    def __init__(self, n_out: int, compiled: bool = False):
+        self.parent, self.value = [], []
         self.weighted_n, self.n_samples, self.impurity = [], [], []
+        self.level_size = []  # level d holds the nodes of depth d
         self.n_out = n_out
+        self.compiled = compiled  # renumber with kernels.preorder (else array operations)
         self.count = 0
         self.split_ids, self.split_feature, self.split_threshold, self.split_left = [], [], [], []
         self.codes = {}  # SUBSET nodes: node id -> branch_of_code
 
     def add(self, parent, depth, value, W, n, impurity) -> np.ndarray:
         k = int(np.shape(W)[0])
+        if depth != len(self.level_size):
+            raise ValueError("nodes are added one depth at a time, root first")
         ids = np.arange(self.count, self.count + k)
         self.count += k
+        self.level_size.append(k)
         self.parent.append(np.asarray(parent, dtype=np.int64))
-        self.depth.append(np.full(k, depth, dtype=np.int64))
         self.value.append(np.asarray(value, dtype=float).reshape(k, self.n_out))
         self.weighted_n.append(np.asarray(W, dtype=float))
         self.n_samples.append(np.asarray(n, dtype=np.int64))
@@ -98,40 +106,60 @@ class _Nodes:
                 if c is not None:
                     self.codes[i] = np.asarray(c, dtype=np.int64)
 
-    def tree(self, is_regression: bool, metadata: dict) -> Tree:
-        """Renumber in depth-first pre-order (left before right) and freeze, with the
-        same arrays and dtypes as :meth:`treebook.tree.TreeBuilder.build`."""
+    def _preorder(self, left) -> np.ndarray:
+        """``pre[i]``: node ``i``'s id in depth-first pre-order, left before right
+        (``left[i]``: its left child, the right one is ``left[i] + 1``; -1 at a leaf)."""
         N = self.count
-        parent = np.concatenate(self.parent)
-        depth = np.concatenate(self.depth)
-        left = np.full(N, -1, dtype=np.int64)  # left child (the right one is left + 1)
-        feature = np.full(N, -1, dtype=np.int64)
-        threshold = np.full(N, np.nan)
-        if self.split_ids:
-            s_ids = np.concatenate(self.split_ids)
-            left[s_ids] = np.concatenate(self.split_left)
-            feature[s_ids] = np.concatenate(self.split_feature)
-            threshold[s_ids] = np.concatenate(self.split_threshold)
+        pre = np.zeros(N, dtype=np.int64)
+        if self.compiled:
+            kernels.preorder(left, pre, np.empty(len(self.level_size) + 2, dtype=np.int64))
+            return pre
         is_split = left >= 0
         # subtree sizes bottom-up: children always have larger ids than their parent
         size = np.ones(N, dtype=np.int64)
-        levels = np.split(np.arange(N), np.cumsum([p.shape[0] for p in self.parent])[:-1])
+        levels = np.split(np.arange(N), np.cumsum(self.level_size)[:-1])
         for ids in reversed(levels):
             s = ids[is_split[ids]]
             size[s] += size[left[s]] + size[left[s] + 1]
-        pre = np.zeros(N, dtype=np.int64)
         for ids in levels:
             s = ids[is_split[ids]]
             pre[left[s]] = pre[s] + 1
             pre[left[s] + 1] = pre[s] + 1 + size[left[s]]
+        return pre
+
+    def _take(self, name: str, inv) -> np.ndarray:
+        """Field ``name`` of every node, in the new order; its level arrays are dropped."""
+        parts = getattr(self, name)
+        setattr(self, name, None)
+        flat = np.concatenate(parts) if len(parts) > 1 else parts[0]
+        del parts
+        return flat[inv]
+
+    def tree(self, is_regression: bool, metadata: dict) -> Tree:
+        """Renumber in depth-first pre-order (left before right) and freeze, with the
+        same arrays and dtypes as :meth:`treebook.tree.TreeBuilder.build`. Call once."""
+        N = self.count
+        left = np.full(N, -1, dtype=np.int64)  # left child (the right one is left + 1)
+        if self.split_ids:
+            s_ids = np.concatenate(self.split_ids)
+            left[s_ids] = np.concatenate(self.split_left)
+        pre = self._preorder(left)
         inv = np.empty(N, dtype=np.int64)
         inv[pre] = np.arange(N)  # inv[new id] = old id
-        split_new = is_split[inv]
-        n_children = np.where(split_new, 2, 0)
-        l_old = left[inv][split_new]
-        children = np.stack([pre[l_old], pre[l_old + 1]], axis=1).ravel()
-        par = parent[inv]
+        l_new = left[inv]  # the left child's old id, in the new order
+        del left
+        split_new = l_new >= 0
+        children = np.empty((int(np.count_nonzero(split_new)), 2), dtype=np.int64)
+        children[:, 0] = pre[l_new[split_new]]
+        children[:, 1] = pre[l_new[split_new] + 1]
+        del l_new
+        children_ptr = np.zeros(N + 1, dtype=np.int64)
+        np.cumsum(split_new, out=children_ptr[1:])
+        children_ptr *= 2
+        parent = self._take("parent", inv)
+        np.copyto(parent, pre[np.maximum(parent, 0)], where=parent >= 0)
         kind = np.where(split_new, NodeKind.THRESHOLD, NodeKind.LEAF).astype(np.int8)
+        del split_new
         code_ptr = np.zeros(N + 1, dtype=np.int64)
         branch_of_code = np.empty(0, dtype=np.int64)
         if self.codes:
@@ -142,20 +170,32 @@ class _Nodes:
             code_ptr[1:] = np.cumsum(n_codes)
             subset_new = np.sort(pre[old])
             branch_of_code = np.concatenate([self.codes[int(inv[i])] for i in subset_new])
+        del pre
+        feature = np.full(N, -1, dtype=np.int64)
+        threshold = np.full(N, np.nan)
+        if self.split_ids:
+            feature[s_ids] = np.concatenate(self.split_feature)
+            threshold[s_ids] = np.concatenate(self.split_threshold)
+            del s_ids
+        self.split_ids = self.split_feature = self.split_threshold = self.split_left = None
+        feature = feature[inv]
+        threshold = threshold[inv]
+        depth = np.repeat(np.arange(len(self.level_size), dtype=np.int64),
+                          self.level_size)[inv]
         return Tree(
             kind=kind,
-            feature=feature[inv],
-            threshold=threshold[inv],
-            children_ptr=np.concatenate([[0], np.cumsum(n_children)]).astype(np.int64),
-            children=children.astype(np.int64),
+            feature=feature,
+            threshold=threshold,
+            children_ptr=children_ptr,
+            children=children.ravel(),
             code_ptr=code_ptr,
             branch_of_code=branch_of_code.astype(np.int64),
-            parent=np.where(par >= 0, pre[np.maximum(par, 0)], -1).astype(np.int64),
-            depth=depth[inv],
-            value=np.concatenate(self.value)[inv],
-            weighted_n=np.concatenate(self.weighted_n)[inv],
-            n_samples=np.concatenate(self.n_samples)[inv],
-            impurity=np.concatenate(self.impurity)[inv],
+            parent=parent,
+            depth=depth,
+            value=self._take("value", inv),
+            weighted_n=self._take("weighted_n", inv),
+            n_samples=self._take("n_samples", inv),
+            impurity=self._take("impurity", inv),
             is_regression=is_regression,
             **metadata,
         )
@@ -421,7 +461,7 @@ def _features_per_node(X, lists, level: _Level, k: int, seed: int, columns, rows
             varies[:, f] = hi > lo + FEATURE_THRESHOLD
     some = rows if rows is not None else _entry_rows(lists[0])
     first = np.minimum.reduceat(some, starts)
-    total = np.add.reduceat(some, starts)
+    total = np.add.reduceat(some, starts, dtype=np.int64)
     perms = np.stack([node_permutation(seed, c, a, t, m)
                       for c, a, t in zip(seg_len.tolist(), first.tolist(), total.tolist())])
     return features_to_consider(perms, varies, k)
@@ -678,7 +718,7 @@ def grow_levelwise(
     ybits = 1 if K == 2 else 0
     if n >= 2**29:
         raise ValueError("the level-wise grower handles fewer than 2**29 rows")
-    nodes = _Nodes(1 if regression else K)
+    nodes = _Nodes(1 if regression else K, compiled=compiled)
 
     # ---- root
     value, W, ns, impurity = node_summaries(np.zeros(n, np.intp), y, wn, 1, K, crit)
@@ -696,7 +736,7 @@ def grow_levelwise(
     # the others (categorical subsets, and max_features when no column is numeric)
     need_rows = bool(categorical.any()) or numeric.size == 0
     if need_rows:
-        lists.append(np.arange(n, dtype=np.int64))
+        lists.append(np.arange(n, dtype=np.int32))
     data = _Data(y=y, w=w, unit=unit, regression=regression, K=K, ybits=ybits, msl=msl, mwl=mwl,
                  crit=crit, compiled_subsets=scan_compiled and K < 8,
                  max_exhaustive=int(max_exhaustive_categories), X=X)
@@ -722,7 +762,8 @@ def grow_levelwise(
                                            categorical))
         # ---- score every cut of every open node, feature by feature; keep each node's best
         best_f, best_p, codes = _choose_cuts(
-            lists, reach, level, data, allowed, X=X, columns=columns, categorical=categorical,
+            lists, reach, level, data, allowed, X=X, columns=columns,
+            categorical=categorical if need_rows else None,
             rows=rows, subset_split=subset_split, n_categories=n_categories,
             compiled=scan_compiled, scratch=scratch)
         has_cut = best_f >= 0
@@ -731,7 +772,8 @@ def grow_levelwise(
         # ---- partition: which rows go right of the chosen cut, and the thresholds
         cut_nodes = np.flatnonzero(has_cut)
         lower_row, upper_row = _rows_going_right(lists, best_f, best_p, cut_nodes, level,
-                                                 go_right, columns, codes, X, rows,
+                                                 go_right, columns,
+                                                 codes if need_rows else None, X, rows,
                                                  compiled)
         feat = best_f[cut_nodes]
         num_cut = lower_row >= 0
@@ -741,7 +783,8 @@ def grow_levelwise(
 
         # ---- children statistics, rows in increasing order (as the recursive grower adds)
         alive = alive[has_cut[node_of_row[alive]]]
-        key = 2 * node_of_row[alive].astype(np.intp)
+        key = node_of_row[alive].astype(np.intp)  # 2·node + side, with no n-sized temporary
+        key *= 2
         key += go_right[alive]
         c_value, c_W, c_n, c_imp = node_summaries(key, y[alive], None if unit else w[alive],
                                                   2 * J, K, crit)
@@ -781,4 +824,5 @@ def grow_levelwise(
         open_value = c_value[open_slots]
         open_W = c_W[open_slots]
         open_imp = c_imp[open_slots]
+    del lists, rows, spare, scratch, level, node_of_row, alive, go_right  # before the tree
     return nodes.tree(regression, metadata or {})
