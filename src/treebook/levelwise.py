@@ -7,7 +7,9 @@ attribute lists*, in numpy:
 
 1. **Presort once.** For each feature, an *attribute list*: one ``int64`` per row,
    sorted by the feature's value, packing the row id, the value's dense rank and (two
-   classes) the row's class (:func:`_presort`).
+   classes) the row's class (:func:`_presort`). The compiled scan's lists take half
+   that: one ``uint32`` with the row id, a "new value starts here" bit, the ``close``
+   bit and the class (:func:`treebook.kernels.pack_list`).
 2. **Nodes as segments.** At every depth the open nodes' rows lie in each list as
    consecutive segments, the same segments for every feature, each sorted by value.
 3. **Score every cut of every node at once.** One cumulative sum of the class weights
