@@ -34,7 +34,8 @@ import numpy as np
 from numba import njit
 
 __all__ = ["scan_feature", "scan_subsets", "mark_right", "partition_list", "pack_list",
-           "partition_packed", "preorder", "walk_tree", "walk_thresholds", "GINI_SCAN",
+           "partition_packed", "child_sums", "advance_rows", "preorder",
+           "walk_tree", "walk_thresholds", "GINI_SCAN",
            "SQUARED_ERROR_SCAN"]
 
 #: ``scan_feature``'s criterion codes
@@ -85,7 +86,8 @@ def scan_feature(P, class_bit, starts, seg_len, labels, response, w, unit, crite
         off_w = 0.0
         off_s = 0.0
         for p in range(s, e):
-            row = np.int64(P[p] >> 3)
+            ent = np.int64(P[p])
+            row = ent >> 3
             # ---- the left side after position p
             if unit:
                 w_left = float(p + 1) - float(s)
@@ -105,7 +107,7 @@ def scan_feature(P, class_bit, starts, seg_len, labels, response, w, unit, crite
                     off_s = run_s - c
             else:
                 if class_bit:
-                    k = np.int64(P[p] & 1)
+                    k = ent & 1
                 else:
                     k = labels[row]
                 if unit:  # counts: exact integers, however they are summed
@@ -122,9 +124,10 @@ def scan_feature(P, class_bit, starts, seg_len, labels, response, w, unit, crite
             # ---- admissible?
             ok = p < e - 1 and p - s >= msl - 1 and L - (p - s) - 1 >= msl
             if ok:
-                if (P[p + 1] & 4) == 0:  # the same value: no cut between them
+                e1 = np.int64(P[p + 1])
+                if (e1 & 4) == 0:  # the same value: no cut between them
                     ok = False
-                elif (P[p] & 2) != 0 and x[P[p + 1] >> 3] <= x[row] + near:
+                elif (ent & 2) != 0 and x[e1 >> 3] <= x[row] + near:
                     ok = False  # a larger value, but too close to cut between
             if ok and mwl > 0.0 and (w_left < mwl or w_right < mwl):
                 ok = False
@@ -211,24 +214,66 @@ def partition_packed(P, go_right, starts, seg_len, slot_base, slot_open, out):
     when a value change lay between it and the entry before it on the same side."""
     cursor = slot_base.copy()
     for j in range(starts.shape[0]):
-        change_left = True
-        change_right = True
+        change = 3  # bit b: a value changed since side b's last entry (none yet: set)
         for p in range(starts[j], starts[j] + seg_len[j]):
-            e = P[p]
-            if e & 4:
-                change_left = True
-                change_right = True
-            b = go_right[e >> 3]
+            e = np.int64(P[p])
+            change |= ((e >> 2) & 1) * 3  # a new value: changed for both sides
+            b = np.int64(go_right[e >> 3])
+            new = (change >> b) & 1
+            change &= 2 >> b  # side b has its entry
             slot = 2 * j + b
-            if b == 0:
-                new = change_left
-                change_left = False
-            else:
-                new = change_right
-                change_right = False
             if slot_open[slot]:
-                out[cursor[slot]] = (e & np.uint32(0xFFFFFFFB)) | np.uint32(4 if new else 0)
+                out[cursor[slot]] = np.uint32((e & 0xFFFFFFFB) | (new << 2))
                 cursor[slot] += 1
+
+
+@njit(cache=True, nogil=True)
+def child_sums(alive, n_alive, node_of_row, go_right, has_cut, labels, response, w, unit,
+               n_classes, counts, W, S1, S2, flat):
+    """The children's sums of one level, rows in increasing order (as ``np.bincount``
+    adds them in :func:`treebook.splits.node_summaries`).
+
+    ``alive[:n_alive]``: the rows of the open nodes, increasing; row ``r`` is in open node
+    ``j = node_of_row[r]`` and goes to its child ``2j + go_right[r]``. Rows of nodes
+    without a cut (``has_cut[j]`` false) are dropped: ``alive`` is compacted in place and
+    the number kept is returned. Per child: ``counts`` (rows), ``W`` (weight; not
+    written with unit weights, where it is the count), and ``S1 = Σ w y``, ``S2 = Σ (w
+    y) y`` (regression, ``n_classes = 0``) or ``flat[child·K + class] = Σ w``."""
+    k = 0
+    for a in range(n_alive):
+        r = alive[a]
+        j = node_of_row[r]
+        if not has_cut[j]:
+            continue
+        alive[k] = r
+        k += 1
+        c = 2 * j + go_right[r]
+        counts[c] += 1
+        if not unit:
+            W[c] += w[r]
+        if n_classes == 0:
+            wy = response[r] if unit else w[r] * response[r]
+            S1[c] += wy
+            S2[c] += wy * response[r]
+        else:
+            flat[c * n_classes + labels[r]] += 1.0 if unit else w[r]
+    return k
+
+
+@njit(cache=True, nogil=True)
+def advance_rows(alive, n_alive, node_of_row, go_right, new_index):
+    """Move every row of ``alive[:n_alive]`` to its child's index at the next level
+    (``new_index[2j + go_right[r]]``, -1 when the child is closed) and keep, in place and
+    in order, the rows whose child is open; returns how many."""
+    k = 0
+    for a in range(n_alive):
+        r = alive[a]
+        i = new_index[2 * node_of_row[r] + go_right[r]]
+        node_of_row[r] = i
+        if i >= 0:
+            alive[k] = r
+            k += 1
+    return k
 
 
 @njit(cache=True, nogil=True)

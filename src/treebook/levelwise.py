@@ -58,6 +58,7 @@ from .splits import (
     IMPURITY_TOLERANCE,
     midpoint_threshold,
     node_summaries,
+    summaries_from_sums,
     tie_floor,
 )
 from .tree import NodeKind, Tree, apply_binary
@@ -201,6 +202,33 @@ class _Nodes:
             is_regression=is_regression,
             **metadata,
         )
+
+
+def _child_summaries(alive, n_alive: int, node_of_row, go_right, has_cut, data: _Data,
+                     J: int):
+    """The children's statistics of one level (:func:`treebook.splits.node_summaries`'s
+    numbers) by :func:`treebook.kernels.child_sums`, which also drops the rows of nodes
+    without a cut from ``alive[:n_alive]``, in place."""
+    K = data.K
+    counts = np.zeros(2 * J, dtype=np.int64)
+    W = np.zeros(2 * J)
+    S1 = np.zeros(2 * J if data.regression else 1)
+    S2 = np.zeros_like(S1)
+    flat = np.zeros(1 if data.regression else 2 * J * K)
+    k = kernels.child_sums(alive, n_alive, node_of_row, go_right, has_cut,
+                           _NO_LABELS if data.regression else data.y,
+                           data.y if data.regression else _NO_Y, data.w, data.unit, K,
+                           counts, W, S1, S2, flat)
+    if data.unit:
+        W = counts.astype(float)
+
+    def rows():  # only for nodes whose variance is rounding residue
+        r = alive[:k]
+        keys = 2 * node_of_row[r].astype(np.intp) + go_right[r]
+        return keys, data.y[r], None if data.unit else data.w[r]
+
+    return summaries_from_sums(counts, W, (S1, S2) if data.regression else flat, K,
+                               data.crit, rows)
 
 
 def _presort(X, y, ybits, columns=None, packed=False):
@@ -750,6 +778,7 @@ def grow_levelwise(
     seg_len = np.array([n], dtype=np.int64)
     node_of_row = np.zeros(n, dtype=np.int32)  # open-node index of each row, -1 when closed
     alive = np.arange(n, dtype=np.int32)  # rows in open nodes, increasing
+    n_alive = n  # the compiled engine keeps them in alive[:n_alive]
     go_right = np.zeros(n, dtype=np.int8)
     open_value, open_W, open_imp = value, W, impurity
     open_ids = np.array([0])
@@ -784,12 +813,18 @@ def grow_levelwise(
                                           X[upper_row[num_cut], feat[num_cut]])
 
         # ---- children statistics, rows in increasing order (as the recursive grower adds)
-        alive = alive[has_cut[node_of_row[alive]]]
-        key = node_of_row[alive].astype(np.intp)  # 2·node + side, with no n-sized temporary
-        key *= 2
-        key += go_right[alive]
-        c_value, c_W, c_n, c_imp = node_summaries(key, y[alive], None if unit else w[alive],
-                                                  2 * J, K, crit)
+        if compiled:  # the same sums in the same order, in one loop; alive shrinks in place
+            c_value, c_W, c_n, c_imp = _child_summaries(alive, n_alive, node_of_row, go_right,
+                                                        has_cut, data, J)
+            n_alive = int(c_n.sum())
+        else:
+            alive = alive[has_cut[node_of_row[alive]]]
+            key = node_of_row[alive].astype(np.intp)  # 2·node + side
+            key *= 2
+            key += go_right[alive]
+            c_value, c_W, c_n, c_imp = node_summaries(key, y[alive],
+                                                      None if unit else w[alive], 2 * J, K,
+                                                      crit)
         WL, WR = c_W[0::2], c_W[1::2]
         impL, impR = c_imp[0::2], c_imp[1::2]
         Wt = open_W
@@ -818,9 +853,12 @@ def grow_levelwise(
                          spare)
         new_index = np.full(2 * J, -1, dtype=np.int32)
         new_index[open_slots] = np.arange(open_slots.size)
-        node_of_row[alive] = new_index[key]
-        del key
-        alive = alive[node_of_row[alive] >= 0]
+        if compiled:
+            n_alive = kernels.advance_rows(alive, n_alive, node_of_row, go_right, new_index)
+        else:
+            node_of_row[alive] = new_index[key]
+            del key
+            alive = alive[node_of_row[alive] >= 0]
         open_ids = child_ids[child_open]
         seg_len = slot_size[open_slots]
         open_value = c_value[open_slots]
