@@ -277,10 +277,18 @@ class _TreeEstimatorBase:
             for p, v in saved.items():
                 setattr(self, p, v)
         if w_exp or y_exp:  # every tree this fit stored, back in the caller's units
+            done = {}  # each tree once (full_tree_ is often the tree itself)
+
+            def rescaled(t):
+                if id(t) not in done:
+                    done[id(t)] = (t, _rescale_tree(t, w_exp, y_exp))
+                return done[id(t)][1]
+
             for name, value in list(vars(self).items()):
                 if isinstance(value, Tree):
-                    setattr(self, name, _rescale_tree(value, w_exp, y_exp))
-            tree = _rescale_tree(tree, w_exp, y_exp)
+                    setattr(self, name, rescaled(value))
+            tree = rescaled(tree)
+            del done
         return self._set_tree(tree)
 
     _y2_params: tuple = ()

@@ -362,10 +362,24 @@ class FeatureEncoder:
         n = len(cols[0])
         if n == 0:
             raise ValueError("X has no rows; expected at least one training case")
-        cats, temporal, prepared = [], [], []
+        cats, temporal, prepared, coded = [], [], [], []
         for name, col in zip(names, cols):
             kind = _temporal_kind(col)
-            vals, miss = _prepare(col, name, kind)
+            own = _own_categories(col) if kind is None else None
+            if own is not None:
+                # a pandas categorical is its own encoding: its codes index its categories
+                # (no object array of the cells, no hashing of them)
+                check_cells(own, f"X column {name!r}")
+                if _has_infinite(own):
+                    raise ValueError(f"X column {name!r} has infinite values")
+                cc = col.cat.codes.to_numpy()
+                miss = cc < 0
+                vals = cc.astype(float)
+                vals[miss] = np.nan
+                coded.append(vals)
+            else:
+                vals, miss = _prepare(col, name, kind)
+                coded.append(None)
             prepared.append(vals)
             if miss.all():
                 raise ValueError(f"X column {name!r} has only missing values")
@@ -384,7 +398,7 @@ class FeatureEncoder:
         enc = cls(tuple(names), tuple(cats), from_pandas,
                   tuple(temporal) if any(t is not None for t in temporal) else ())
         return enc, enc._encode(names, prepared, allow_missing, missing_hint, name="X",
-                                prepared=True)
+                                prepared=True, coded=coded)
 
     def transform(self, X, *, allow_missing: bool = False, missing_hint: str = "",
                   owner: str = "the model") -> np.ndarray:
@@ -399,6 +413,10 @@ class FeatureEncoder:
             X = float_by_value(X)
             _check_float_matrix(X, self.names, allow_missing, missing_hint, fitting=False)
             return X
+        if from_pandas and X.shape[1] == self.n_features and not self.temporal:
+            out = self._encode_frame(X)
+            if out is not None:
+                return out
         names, cols, from_pandas = _columns(X)
         if len(cols) != self.n_features:
             raise ValueError(
@@ -409,11 +427,49 @@ class FeatureEncoder:
             raise ValueError("X has no rows")
         return self._encode(list(self.names), cols, allow_missing, missing_hint, name="X")
 
+    def _encode_frame(self, X: pd.DataFrame):
+        """The fast path of :meth:`transform` for the common DataFrame: float64 columns
+        where training saw numbers, pandas categoricals where it saw categories, nothing
+        missing. Each column is written once, whole, into a column-major matrix (the
+        prediction walk reads any layout); a categorical column as its codes, mapped
+        through its categories to the training codes. None for any other frame (the
+        general path then encodes it, or says what is wrong with it)."""
+        n = X.shape[0]
+        if n == 0:
+            return None
+        out = np.empty((self.n_features, n)).T  # column-major: each column contiguous
+        for j, cats in enumerate(self.categories):
+            col = X.iloc[:, j]
+            if cats is None:
+                if col.dtype != np.float64:
+                    return None
+                out[:, j] = col.to_numpy()
+                continue
+            own = _own_categories(col)
+            if own is None:
+                return None
+            cc = col.cat.codes.to_numpy()
+            if own.size == 0 or cc.min() < 0:
+                return None
+            if len(cats):
+                check_cells(np.concatenate([own, cats]), f"X column {self.names[j]!r}")
+            lookup = pd.Index(cats, dtype=object).get_indexer(
+                pd.Index(own, dtype=object)).astype(float)
+            np.take(lookup, cc, out=out[:, j])
+        if not np.isfinite(out).all():
+            return None
+        return out
+
     def _encode(self, names, cols, allow_missing, missing_hint, name,
-                prepared: bool = False) -> np.ndarray:
+                prepared: bool = False, coded=None) -> np.ndarray:
+        """The float matrix of ``cols``; ``coded[j]``: column ``j`` already as its codes
+        (checked), or None."""
         n = len(cols[0])
         out = np.empty((n, len(cols)))
         for j, (fname, col, cats) in enumerate(zip(names, cols, self.categories)):
+            if coded is not None and coded[j] is not None:
+                out[:, j] = coded[j]
+                continue
             own = _own_categories(col) if cats is not None and not prepared else None
             if own is not None:
                 # a pandas categorical: check and look up its categories, not its cells

@@ -36,8 +36,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["scan_feature", "scan_feature_missing", "scan_subsets", "mark_right", "partition_list", "walk_tree",
-           "walk_thresholds", "GINI_SCAN", "SQUARED_ERROR_SCAN"]
+__all__ = ["scan_feature", "scan_feature_missing", "scan_subsets", "mark_right",
+           "partition_list", "pack_list", "partition_packed", "child_sums", "advance_rows",
+           "preorder", "walk_tree", "walk_thresholds", "GINI_SCAN", "SQUARED_ERROR_SCAN"]
 
 #: ``scan_feature``'s criterion codes
 GINI_SCAN = 0
@@ -47,19 +48,20 @@ _ROW = np.int64(0xFFFFFFFF)
 
 
 @njit(cache=True, nogil=True)
-def scan_feature(P, shift, starts, seg_len, labels, response, w, unit, criterion, n_classes, value, W,
-                 msl, mwl, close_ranks, first_far, allowed, feature, best_val, best_f,
+def scan_feature(P, class_bit, starts, seg_len, labels, response, w, unit, criterion, n_classes,
+                 value, W, msl, mwl, x, near, allowed, feature, best_val, best_f,
                  best_p, score, left, offset):
     """Score every cut of one feature's attribute list ``P`` and keep each node's best.
 
     ``P`` holds the open nodes as consecutive segments (node ``j``: ``starts[j]``,
     ``seg_len[j]`` positions, sorted by value; ``labels``: each row's class,
-    ``response``: its ``y`` in regression); an entry is ``(code << 32) | row`` with
-    ``code >> (shift - 32)`` = ``2·rank + close`` (``shift`` is 32 plus the class bit).
-    A cut after position ``p`` of node ``j`` is admissible when ``p`` is not the
-    segment's last position, the next entry has another rank (and, after a ``close``
-    value, a rank at least ``first_far`` of it), each side keeps ``msl`` rows and
-    ``mwl`` weight, and ``allowed[j]``. Its score is, with left weight ``W_1``, right
+    ``response``: its ``y`` in regression); an entry is the ``uint32``
+    ``(row << 3) | (new << 2) | (close << 1) | class`` of :func:`pack_list` (``class``
+    only when ``class_bit``). A cut after position ``p`` of node ``j`` is admissible when
+    ``p`` is not the segment's last position, the next entry starts a new value
+    (``new``; after a ``close`` value also ``x[next row] > x[row] + near``), each side
+    keeps ``msl`` rows and ``mwl`` weight, and ``allowed[j]``. Its score is, with left
+    weight ``W_1``, right
     ``W_2 = W_j - W_1``,
 
     * Gini (``criterion = GINI_SCAN``): ``Σ_k C_{1k}²/W_1 + Σ_k C_{2k}²/W_2`` (two
@@ -86,7 +88,8 @@ def scan_feature(P, shift, starts, seg_len, labels, response, w, unit, criterion
         off_w = 0.0
         off_s = 0.0
         for p in range(s, e):
-            row = P[p] & _ROW
+            ent = np.int64(P[p])
+            row = ent >> 3
             # ---- the left side after position p
             if unit:
                 w_left = float(p + 1) - float(s)
@@ -105,8 +108,8 @@ def scan_feature(P, shift, starts, seg_len, labels, response, w, unit, criterion
                 if p == s:
                     off_s = run_s - c
             else:
-                if shift == 33:
-                    k = (P[p] >> 32) & 1
+                if class_bit:
+                    k = ent & 1
                 else:
                     k = labels[row]
                 if unit:  # counts: exact integers, however they are summed
@@ -123,14 +126,11 @@ def scan_feature(P, shift, starts, seg_len, labels, response, w, unit, criterion
             # ---- admissible?
             ok = p < e - 1 and p - s >= msl - 1 and L - (p - s) - 1 >= msl
             if ok:
-                g0 = P[p] >> shift
-                g1 = P[p + 1] >> shift
-                if g0 == g1:
+                e1 = np.int64(P[p + 1])
+                if (e1 & 4) == 0:  # the same value: no cut between them
                     ok = False
-                elif (g0 & 1) == 1:
-                    i = np.searchsorted(close_ranks, g0 >> 1)
-                    if (g1 >> 1) < first_far[i]:
-                        ok = False
+                elif (ent & 2) != 0 and x[e1 >> 3] <= x[row] + near:
+                    ok = False  # a larger value, but too close to cut between
             if ok and mwl > 0.0 and (w_left < mwl or w_right < mwl):
                 ok = False
             if not ok or not allowed[j]:
@@ -384,6 +384,118 @@ def partition_list(P, go_right, starts, seg_len, slot_base, slot_open, out):
 
 
 @njit(cache=True, nogil=True)
+def pack_list(order, x, labels, class_bit, near, out):
+    """One feature's attribute list, packed: ``out[i]`` describes row ``r = order[i]``
+    (``order`` sorts ``x``) in one ``uint32``, ``(r << 3) | (new << 2) | (close << 1) |
+    class``: ``new`` when ``x[r]`` is larger than the value before it (or ``i = 0``),
+    ``close`` when the next larger value of ``x`` is at most ``x[r] + near`` (only then
+    can two distinct neighbours be too close to cut between), and the row's class when
+    ``class_bit`` (two classes)."""
+    n = order.shape[0]
+    i = 0
+    while i < n:
+        v = x[order[i]]
+        e = i + 1
+        while e < n and not x[order[e]] > v:
+            e += 1
+        close = 2 if (e < n and x[order[e]] <= v + near) else 0
+        for q in range(i, e):
+            r = order[q]
+            c = labels[r] if class_bit else 0
+            out[q] = np.uint32((r << 3) | (4 if q == i else 0) | close | c)
+        i = e
+
+
+@njit(cache=True, nogil=True)
+def partition_packed(P, go_right, starts, seg_len, slot_base, slot_open, out):
+    """:func:`partition_list` for the packed lists of :func:`pack_list`: the same stable
+    partition, and each moved entry's ``new`` bit made true of its new neighbour: set
+    when a value change lay between it and the entry before it on the same side."""
+    cursor = slot_base.copy()
+    for j in range(starts.shape[0]):
+        change = 3  # bit b: a value changed since side b's last entry (none yet: set)
+        for p in range(starts[j], starts[j] + seg_len[j]):
+            e = np.int64(P[p])
+            change |= ((e >> 2) & 1) * 3  # a new value: changed for both sides
+            b = np.int64(go_right[e >> 3])
+            new = (change >> b) & 1
+            change &= 2 >> b  # side b has its entry
+            slot = 2 * j + b
+            if slot_open[slot]:
+                out[cursor[slot]] = np.uint32((e & 0xFFFFFFFB) | (new << 2))
+                cursor[slot] += 1
+
+
+@njit(cache=True, nogil=True)
+def child_sums(alive, n_alive, node_of_row, go_right, has_cut, labels, response, w, unit,
+               n_classes, counts, W, S1, S2, flat):
+    """The children's sums of one level, rows in increasing order (as ``np.bincount``
+    adds them in :func:`treebook.splits.node_summaries`).
+
+    ``alive[:n_alive]``: the rows of the open nodes, increasing; row ``r`` is in open node
+    ``j = node_of_row[r]`` and goes to its child ``2j + go_right[r]``. Rows of nodes
+    without a cut (``has_cut[j]`` false) are dropped: ``alive`` is compacted in place and
+    the number kept is returned. Per child: ``counts`` (rows), ``W`` (weight; not
+    written with unit weights, where it is the count), and ``S1 = Σ w y``, ``S2 = Σ (w
+    y) y`` (regression, ``n_classes = 0``) or ``flat[child·K + class] = Σ w``."""
+    k = 0
+    for a in range(n_alive):
+        r = alive[a]
+        j = node_of_row[r]
+        if not has_cut[j]:
+            continue
+        alive[k] = r
+        k += 1
+        c = 2 * j + go_right[r]
+        counts[c] += 1
+        if not unit:
+            W[c] += w[r]
+        if n_classes == 0:
+            wy = response[r] if unit else w[r] * response[r]
+            S1[c] += wy
+            S2[c] += wy * response[r]
+        else:
+            flat[c * n_classes + labels[r]] += 1.0 if unit else w[r]
+    return k
+
+
+@njit(cache=True, nogil=True)
+def advance_rows(alive, n_alive, node_of_row, go_right, new_index):
+    """Move every row of ``alive[:n_alive]`` to its child's index at the next level
+    (``new_index[2j + go_right[r]]``, -1 when the child is closed) and keep, in place and
+    in order, the rows whose child is open; returns how many."""
+    k = 0
+    for a in range(n_alive):
+        r = alive[a]
+        i = new_index[2 * node_of_row[r] + go_right[r]]
+        node_of_row[r] = i
+        if i >= 0:
+            alive[k] = r
+            k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def preorder(left, pre, stack):
+    """The depth-first pre-order id (left before right) of every node of a tree whose
+    nodes are numbered level by level: ``left[i]`` is node ``i``'s left child (its right
+    child is ``left[i] + 1``; -1 at a leaf), the root is 0. ``pre`` receives the ids;
+    ``stack`` holds at least the depth plus 2 entries."""
+    stack[0] = 0
+    top = 1
+    k = 0
+    while top > 0:
+        top -= 1
+        i = stack[top]
+        pre[i] = k
+        k += 1
+        if left[i] >= 0:
+            stack[top] = left[i] + 1  # the right subtree after the whole left one
+            stack[top + 1] = left[i]
+            top += 2
+
+
+@njit(cache=True, nogil=True)
 def walk_tree(X, feature, is_threshold, threshold, children_ptr, children, code_ptr,
               branch_of_code, out):
     """The node where each row of ``X`` stops (the rule of ``Tree.route(missing="stop")``).
@@ -583,10 +695,13 @@ def scan_subsets(rows, codes, starts, seg_len, labels, response, w, n_classes, n
 def mark_right(P, starts, seg_len, nodes, cut_after, go_right):
     """For each node ``j`` of ``nodes``, cut after position ``cut_after[j]`` of its segment
     of the attribute list ``P``: ``go_right[row] = 1`` for the rows after the cut, 0 for
-    those up to it."""
+    those up to it (an ``int64`` list holds the row in its low 32 bits, a packed
+    ``uint32`` one above its 3 flag bits)."""
+    packed = P.itemsize == 4
     for j in nodes:
         for p in range(starts[j], starts[j] + seg_len[j]):
-            go_right[P[p] & _ROW] = 1 if p > cut_after[j] else 0
+            row = np.int64(P[p] >> 3) if packed else np.int64(P[p] & _ROW)
+            go_right[row] = 1 if p > cut_after[j] else 0
 
 
 @njit(cache=True, nogil=True)

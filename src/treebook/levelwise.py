@@ -7,7 +7,9 @@ attribute lists*, in numpy:
 
 1. **Presort once.** For each feature, an *attribute list*: one ``int64`` per row,
    sorted by the feature's value, packing the row id, the value's dense rank and (two
-   classes) the row's class (:func:`_presort`).
+   classes) the row's class (:func:`_presort`). The compiled scan's lists take half
+   that: one ``uint32`` with the row id, a "new value starts here" bit, the ``close``
+   bit and the class (:func:`treebook.kernels.pack_list`).
 2. **Nodes as segments.** At every depth the open nodes' rows lie in each list as
    consecutive segments, the same segments for every feature, each sorted by value.
 3. **Score every cut of every node at once.** One cumulative sum of the class weights
@@ -65,6 +67,7 @@ from .splits import (
     IMPURITY_TOLERANCE,
     midpoint_threshold,
     node_summaries,
+    summaries_from_sums,
     tie_floor,
 )
 from .tree import NodeKind, Tree, apply_binary
@@ -73,22 +76,30 @@ __all__ = ["grow_levelwise", "apply_binary", "node_summaries"]
 
 
 class _Nodes:
-    """The grown nodes, level by level (ids in creation order), before pre-ordering."""
+    """The grown nodes, level by level (ids in creation order), before pre-ordering.
 
-    def __init__(self, n_out: int):
-        self.parent, self.depth, self.value = [], [], []
+    Each level is kept as the arrays it was computed in (no per-node Python work); the
+    tree's arrays are made once, at the end, one at a time, each level's arrays dropped
+    as soon as they are copied (so the peak is about one tree, not two)."""
+
+    def __init__(self, n_out: int, compiled: bool = False):
+        self.parent, self.value = [], []
         self.weighted_n, self.n_samples, self.impurity = [], [], []
+        self.level_size = []  # level d holds the nodes of depth d
         self.n_out = n_out
+        self.compiled = compiled  # renumber with kernels.preorder (else array operations)
         self.count = 0
         self.split_ids, self.split_feature, self.split_threshold, self.split_left = [], [], [], []
         self.codes = {}  # SUBSET nodes: node id -> branch_of_code
 
     def add(self, parent, depth, value, W, n, impurity) -> np.ndarray:
         k = int(np.shape(W)[0])
+        if depth != len(self.level_size):
+            raise ValueError("nodes are added one depth at a time, root first")
         ids = np.arange(self.count, self.count + k)
         self.count += k
+        self.level_size.append(k)
         self.parent.append(np.asarray(parent, dtype=np.int64))
-        self.depth.append(np.full(k, depth, dtype=np.int64))
         self.value.append(np.asarray(value, dtype=float).reshape(k, self.n_out))
         self.weighted_n.append(np.asarray(W, dtype=float))
         self.n_samples.append(np.asarray(n, dtype=np.int64))
@@ -107,40 +118,60 @@ class _Nodes:
                 if c is not None:
                     self.codes[i] = np.asarray(c, dtype=np.int64)
 
-    def tree(self, is_regression: bool, metadata: dict) -> Tree:
-        """Renumber in depth-first pre-order (left before right) and freeze, with the
-        same arrays and dtypes as :meth:`treebook.tree.TreeBuilder.build`."""
+    def _preorder(self, left) -> np.ndarray:
+        """``pre[i]``: node ``i``'s id in depth-first pre-order, left before right
+        (``left[i]``: its left child, the right one is ``left[i] + 1``; -1 at a leaf)."""
         N = self.count
-        parent = np.concatenate(self.parent)
-        depth = np.concatenate(self.depth)
-        left = np.full(N, -1, dtype=np.int64)  # left child (the right one is left + 1)
-        feature = np.full(N, -1, dtype=np.int64)
-        threshold = np.full(N, np.nan)
-        if self.split_ids:
-            s_ids = np.concatenate(self.split_ids)
-            left[s_ids] = np.concatenate(self.split_left)
-            feature[s_ids] = np.concatenate(self.split_feature)
-            threshold[s_ids] = np.concatenate(self.split_threshold)
+        pre = np.zeros(N, dtype=np.int64)
+        if self.compiled:
+            kernels.preorder(left, pre, np.empty(len(self.level_size) + 2, dtype=np.int64))
+            return pre
         is_split = left >= 0
         # subtree sizes bottom-up: children always have larger ids than their parent
         size = np.ones(N, dtype=np.int64)
-        levels = np.split(np.arange(N), np.cumsum([p.shape[0] for p in self.parent])[:-1])
+        levels = np.split(np.arange(N), np.cumsum(self.level_size)[:-1])
         for ids in reversed(levels):
             s = ids[is_split[ids]]
             size[s] += size[left[s]] + size[left[s] + 1]
-        pre = np.zeros(N, dtype=np.int64)
         for ids in levels:
             s = ids[is_split[ids]]
             pre[left[s]] = pre[s] + 1
             pre[left[s] + 1] = pre[s] + 1 + size[left[s]]
+        return pre
+
+    def _take(self, name: str, inv) -> np.ndarray:
+        """Field ``name`` of every node, in the new order; its level arrays are dropped."""
+        parts = getattr(self, name)
+        setattr(self, name, None)
+        flat = np.concatenate(parts) if len(parts) > 1 else parts[0]
+        del parts
+        return flat[inv]
+
+    def tree(self, is_regression: bool, metadata: dict) -> Tree:
+        """Renumber in depth-first pre-order (left before right) and freeze, with the
+        same arrays and dtypes as :meth:`treebook.tree.TreeBuilder.build`. Call once."""
+        N = self.count
+        left = np.full(N, -1, dtype=np.int64)  # left child (the right one is left + 1)
+        if self.split_ids:
+            s_ids = np.concatenate(self.split_ids)
+            left[s_ids] = np.concatenate(self.split_left)
+        pre = self._preorder(left)
         inv = np.empty(N, dtype=np.int64)
         inv[pre] = np.arange(N)  # inv[new id] = old id
-        split_new = is_split[inv]
-        n_children = np.where(split_new, 2, 0)
-        l_old = left[inv][split_new]
-        children = np.stack([pre[l_old], pre[l_old + 1]], axis=1).ravel()
-        par = parent[inv]
+        l_new = left[inv]  # the left child's old id, in the new order
+        del left
+        split_new = l_new >= 0
+        children = np.empty((int(np.count_nonzero(split_new)), 2), dtype=np.int64)
+        children[:, 0] = pre[l_new[split_new]]
+        children[:, 1] = pre[l_new[split_new] + 1]
+        del l_new
+        children_ptr = np.zeros(N + 1, dtype=np.int64)
+        np.cumsum(split_new, out=children_ptr[1:])
+        children_ptr *= 2
+        parent = self._take("parent", inv)
+        np.copyto(parent, pre[np.maximum(parent, 0)], where=parent >= 0)
         kind = np.where(split_new, NodeKind.THRESHOLD, NodeKind.LEAF).astype(np.int8)
+        del split_new
         code_ptr = np.zeros(N + 1, dtype=np.int64)
         branch_of_code = np.empty(0, dtype=np.int64)
         if self.codes:
@@ -151,26 +182,65 @@ class _Nodes:
             code_ptr[1:] = np.cumsum(n_codes)
             subset_new = np.sort(pre[old])
             branch_of_code = np.concatenate([self.codes[int(inv[i])] for i in subset_new])
+        del pre
+        feature = np.full(N, -1, dtype=np.int64)
+        threshold = np.full(N, np.nan)
+        if self.split_ids:
+            feature[s_ids] = np.concatenate(self.split_feature)
+            threshold[s_ids] = np.concatenate(self.split_threshold)
+            del s_ids
+        self.split_ids = self.split_feature = self.split_threshold = self.split_left = None
+        feature = feature[inv]
+        threshold = threshold[inv]
+        depth = np.repeat(np.arange(len(self.level_size), dtype=np.int64),
+                          self.level_size)[inv]
         return Tree(
             kind=kind,
-            feature=feature[inv],
-            threshold=threshold[inv],
-            children_ptr=np.concatenate([[0], np.cumsum(n_children)]).astype(np.int64),
-            children=children.astype(np.int64),
+            feature=feature,
+            threshold=threshold,
+            children_ptr=children_ptr,
+            children=children.ravel(),
             code_ptr=code_ptr,
             branch_of_code=branch_of_code.astype(np.int64),
-            parent=np.where(par >= 0, pre[np.maximum(par, 0)], -1).astype(np.int64),
-            depth=depth[inv],
-            value=np.concatenate(self.value)[inv],
-            weighted_n=np.concatenate(self.weighted_n)[inv],
-            n_samples=np.concatenate(self.n_samples)[inv],
-            impurity=np.concatenate(self.impurity)[inv],
+            parent=parent,
+            depth=depth,
+            value=self._take("value", inv),
+            weighted_n=self._take("weighted_n", inv),
+            n_samples=self._take("n_samples", inv),
+            impurity=self._take("impurity", inv),
             is_regression=is_regression,
             **metadata,
         )
 
 
-def _presort(X, y, ybits, columns=None, missing_rank=None):
+def _child_summaries(alive, n_alive: int, node_of_row, go_right, has_cut, data: _Data,
+                     J: int):
+    """The children's statistics of one level (:func:`treebook.splits.node_summaries`'s
+    numbers) by :func:`treebook.kernels.child_sums`, which also drops the rows of nodes
+    without a cut from ``alive[:n_alive]``, in place."""
+    K = data.K
+    counts = np.zeros(2 * J, dtype=np.int64)
+    W = np.zeros(2 * J)
+    S1 = np.zeros(2 * J if data.regression else 1)
+    S2 = np.zeros_like(S1)
+    flat = np.zeros(1 if data.regression else 2 * J * K)
+    k = kernels.child_sums(alive, n_alive, node_of_row, go_right, has_cut,
+                           _NO_LABELS if data.regression else data.y,
+                           data.y if data.regression else _NO_Y, data.w, data.unit, K,
+                           counts, W, S1, S2, flat)
+    if data.unit:
+        W = counts.astype(float)
+
+    def rows():  # only for nodes whose variance is rounding residue
+        r = alive[:k]
+        keys = 2 * node_of_row[r].astype(np.intp) + go_right[r]
+        return keys, data.y[r], None if data.unit else data.w[r]
+
+    return summaries_from_sums(counts, W, (S1, S2) if data.regression else flat, K,
+                               data.crit, rows)
+
+
+def _presort(X, y, ybits, columns=None, missing_rank=None, packed=False):
     """The attribute lists: for each feature (each of ``columns``, default all) one
     ``int64`` per row, sorted by ``x_f``::
 
@@ -184,10 +254,25 @@ def _presort(X, y, ybits, columns=None, missing_rank=None):
     neighbours inside a node be too close to cut between, so only there does the scan
     look further: ``reach[f]`` maps those ranks to the first rank far enough above them.
     With two classes the class rides along (``ybits = 1``), so no level gathers it.
+
+    ``packed=True`` (the compiled scan): half the memory, one ``uint32`` per row,
+    ``(row << 3) | (new << 2) | (close << 1) | class`` (:func:`treebook.kernels.pack_list`:
+    ``new`` marks the first row of each value, so equal values need no rank), and no
+    ``reach`` (after a ``close`` value the scan compares the two values themselves).
     """
     n, m = X.shape
     lists, reach = [], []
     for f in (range(m) if columns is None else columns):
+        if packed:
+            x = np.ascontiguousarray(X[:, f])
+            o = np.argsort(x)
+            out = np.empty(n, dtype=np.uint32)
+            kernels.pack_list(o, x, y if ybits else _NO_LABELS, bool(ybits), FEATURE_THRESHOLD,
+                              out)
+            lists.append(out)
+            reach.append(None)
+            del x, o
+            continue
         o = np.argsort(X[:, f])  # equal values in any order: no count at a cut depends on it
         xs = X[o, f]
         new = np.empty(n, dtype=bool)
@@ -236,6 +321,14 @@ def _code_bits(P, mask):
 _ROW = np.int64(0xFFFFFFFF)  # the row id in the low 32 bits of an attribute-list entry
 
 
+def _entry_rows(entries):
+    """The row ids of attribute-list entries: the low 32 bits of an ``int64`` entry, the
+    bits above the 3 flags of a packed ``uint32`` one."""
+    if entries.dtype == np.uint32:
+        return (entries >> 3).astype(np.intp)
+    return entries & _ROW
+
+
 @dataclass(frozen=True)
 class _Data:
     """What every level's steps read: targets, weights and the fixed choices of the fit."""
@@ -249,6 +342,7 @@ class _Data:
     msl: int            # min_samples_leaf
     crit: object        # the criterion (treebook.criteria)
     mwl: float = 0.0    # min_weight_leaf: the least weight of a child
+    X: np.ndarray | None = None  # the features (the packed scan compares close values)
     compiled_subsets: bool = False  # categorical columns by kernels.scan_subsets
     max_exhaustive: int = 12        # K >= 3: every subset up to this many categories
 
@@ -502,14 +596,14 @@ def _features_per_node(X, lists, level: _Level, k: int, seed: int, columns, rows
             varies[:, f] = np.fmax.reduceat(x, starts) > np.fmin.reduceat(x, starts)
         else:
             P = lists[columns[f]]
-            lo = X[P[starts] & _ROW, f]
-            hi = X[P[ends] & _ROW, f]
+            lo = X[_entry_rows(P[starts]), f]
+            hi = X[_entry_rows(P[ends]), f]
             if np.isnan(hi).any():  # missing values sort last: the largest known value
-                hi = np.fmax.reduceat(X[P & _ROW, f], starts)
+                hi = np.fmax.reduceat(X[_entry_rows(P), f], starts)
             varies[:, f] = hi > lo + FEATURE_THRESHOLD
-    some = rows if rows is not None else lists[0] & _ROW
+    some = rows if rows is not None else _entry_rows(lists[0])
     first = np.minimum.reduceat(some, starts)
-    total = np.add.reduceat(some, starts)
+    total = np.add.reduceat(some, starts, dtype=np.int64)
     perms = np.stack([node_permutation(seed, c, a, t, m)
                       for c, a, t in zip(seg_len.tolist(), first.tolist(), total.tolist())])
     return features_to_consider(perms, varies, k)
@@ -518,14 +612,13 @@ def _features_per_node(X, lists, level: _Level, k: int, seed: int, columns, rows
 def _scan_compiled(P, reach_f, f, level: _Level, data: _Data, allowed_f, best, scratch):
     """Score and choose step for one numeric feature with :func:`treebook.kernels.scan_feature`
     (Gini or squared error): the same numbers as :func:`_cut_scores` + :func:`_keep_best`."""
-    close_ranks, first_far = reach_f if reach_f is not None else (_NO_RANKS, _NO_RANKS)
     kernels.scan_feature(
-        P, 32 + data.ybits, level.starts, level.seg_len,
+        P, data.ybits == 1, level.starts, level.seg_len,
         _NO_LABELS if data.regression else data.y, data.y if data.regression else _NO_Y,
         data.w, data.unit,
         kernels.SQUARED_ERROR_SCAN if data.regression else kernels.GINI_SCAN,
         0 if data.regression else data.K, level.open_value, level.open_W, data.msl,
-        data.mwl, close_ranks, first_far, allowed_f, f, best[0], best[1], best[2],
+        data.mwl, data.X[:, f], FEATURE_THRESHOLD, allowed_f, f, best[0], best[1], best[2],
         scratch[0], scratch[1], scratch[2])
 
 
@@ -661,7 +754,7 @@ def _choose_cuts(lists, reach, level: _Level, data: _Data, allowed=None, *, X=No
             li = f if columns is None else columns[f]
             miss = -1 if missing_rank is None else missing_rank[li]
             if compiled:
-                if miss >= 0:
+                if miss >= 0 or lists[li].dtype != np.uint32:  # the int64 lists (NaN)
                     _scan_compiled_missing(lists[li], reach[li], miss, X[:, f], f, level,
                                            data, allowed_f, (best_val, best_f, best_p),
                                            best_go, scratch)
@@ -722,8 +815,8 @@ def _rows_going_right(lists, best_f, best_p, cut_nodes, level: _Level, go_right,
         sel = num & (best_f[cut_nodes] == f)
         js = cut_nodes[sel]
         P = lists[f if columns is None else columns[f]]
-        lower_row[sel] = P[best_p[js]] & _ROW
-        upper_row[sel] = P[best_p[js] + 1] & _ROW
+        lower_row[sel] = _entry_rows(P[best_p[js]])
+        upper_row[sel] = _entry_rows(P[best_p[js] + 1])
         if compiled:
             kernels.mark_right(P, starts, seg_len, js, best_p, go_right)
             continue
@@ -739,7 +832,7 @@ def _rows_going_right(lists, best_f, best_p, cut_nodes, level: _Level, go_right,
             lens = seg_len[js]
             pos = np.repeat(starts[js] - np.concatenate([[0], np.cumsum(lens)[:-1]]),
                             lens) + np.arange(int(lens.sum()))
-            r = lists[f if columns is None else columns[f]][pos] & _ROW
+            r = _entry_rows(lists[f if columns is None else columns[f]][pos])
             go_right[r[np.isnan(X[r, f])]] = 0
     return lower_row, upper_row
 
@@ -765,10 +858,11 @@ def _partition_lists(lists, go_right, slot_size, open_slots, n_a: int,
         starts = np.concatenate([[0], np.cumsum(seg_len)[:-1]]).astype(np.int64)
         for f in range(len(lists)):
             P = lists[f]
-            out = spare[0][:n_new]
-            kernels.partition_list(P, go_right, starts, seg_len, slot_base, is_open, out)
+            out = spare[P.dtype.char][:n_new]  # one spare list per layout
+            (kernels.partition_packed if P.dtype == np.uint32 else kernels.partition_list)(
+                P, go_right, starts, seg_len, slot_base, is_open, out)
             lists[f] = out
-            spare[0] = P if P.base is None else P.base  # the old list's memory is next
+            spare[P.dtype.char] = P if P.base is None else P.base  # the old list's memory is next
         return
     dest = []
     for b in (0, 1):
@@ -882,7 +976,7 @@ def grow_levelwise(
     ybits = 1 if K == 2 else 0
     if n >= 2**29:
         raise ValueError("the level-wise grower handles fewer than 2**29 rows")
-    nodes = _Nodes(1 if regression else K)
+    nodes = _Nodes(1 if regression else K, compiled=compiled)
 
     # ---- root
     value, W, ns, impurity = node_summaries(np.zeros(n, np.intp), y, wn, 1, K, crit)
@@ -895,9 +989,13 @@ def grow_levelwise(
     numeric = np.flatnonzero(~categorical)
     columns = np.full(m, -1, dtype=np.int64)  # feature -> its attribute list
     columns[numeric] = np.arange(numeric.size)
+    # missing values (missing="learn") in a numeric column: the int64 lists, which give
+    # NaN a rank of its own (the packed lists have no room for it)
+    nan_numeric = missing == "learn" and bool(np.isnan(X[:, numeric]).any())
     missing_rank = [] if missing == "learn" else None
-    lists, reach = _presort(X, y, ybits, numeric.tolist(), missing_rank)
-    # missing values (missing="learn"): the rank of NaN in each list, what each split did
+    lists, reach = _presort(X, y, ybits, numeric.tolist(), missing_rank,
+                            packed=scan_compiled and not nan_numeric)
+    # the rank of NaN in each list, and what each split did with the missing rows
     if missing_rank is not None and max(missing_rank, default=-1) < 0:
         missing_rank = None
     has_missing = missing_rank is not None or (
@@ -910,17 +1008,19 @@ def grow_levelwise(
     # the others (categorical subsets, and max_features when no column is numeric)
     need_rows = bool(categorical.any()) or numeric.size == 0
     if need_rows:
-        lists.append(np.arange(n, dtype=np.int64))
+        lists.append(np.arange(n, dtype=np.int32))
     data = _Data(y=y, w=w, unit=unit, regression=regression, K=K, ybits=ybits, msl=msl, mwl=mwl,
                  crit=crit, compiled_subsets=scan_compiled and K < 8,
-                 max_exhaustive=int(max_exhaustive_categories))
-    spare = [np.empty(n, dtype=np.int64)] if compiled else None  # partition target
+                 max_exhaustive=int(max_exhaustive_categories), X=X)
+    spare = ({P.dtype.char: np.empty(n, dtype=P.dtype) for P in lists} if compiled
+             else None)  # partition targets, one per list layout
     scratch = None
-    if scan_compiled:  # the scan's scores, in the partition's spare list (used in turn)
-        scratch = [None, np.zeros(max(K, 1)), np.zeros(max(K, 1))]
+    if scan_compiled:  # the scan's scores (one per position) and class sums
+        scratch = [np.empty(n), np.zeros(max(K, 1)), np.zeros(max(K, 1))]
     seg_len = np.array([n], dtype=np.int64)
     node_of_row = np.zeros(n, dtype=np.int32)  # open-node index of each row, -1 when closed
     alive = np.arange(n, dtype=np.int32)  # rows in open nodes, increasing
+    n_alive = n  # the compiled engine keeps them in alive[:n_alive]
     go_right = np.zeros(n, dtype=np.int8)
     open_value, open_W, open_imp = value, W, impurity
     open_ids = np.array([0])
@@ -929,8 +1029,6 @@ def grow_levelwise(
     while open_ids.size:
         J = open_ids.size
         level = _Level.of(seg_len, open_value, open_W, data, full=not scan_compiled)
-        if scan_compiled:
-            scratch[0] = spare[0].view(np.float64)
         rows = lists[-1] if need_rows else None
         allowed = (None if max_features is None
                    else _features_per_node(X, lists, level, max_features, seed, columns, rows,
@@ -938,7 +1036,8 @@ def grow_levelwise(
         # ---- score every cut of every open node, feature by feature; keep each node's best
         best_go = None
         chosen = _choose_cuts(
-            lists, reach, level, data, allowed, X=X, columns=columns, categorical=categorical,
+            lists, reach, level, data, allowed, X=X, columns=columns,
+            categorical=categorical if need_rows else None,
             rows=rows, subset_split=subset_split, n_categories=n_categories,
             compiled=scan_compiled, scratch=scratch, missing_rank=missing_rank,
             learn_split=learn_split if has_missing else None)
@@ -951,7 +1050,8 @@ def grow_levelwise(
         # ---- partition: which rows go right of the chosen cut, and the thresholds
         cut_nodes = np.flatnonzero(has_cut)
         lower_row, upper_row = _rows_going_right(lists, best_f, best_p, cut_nodes, level,
-                                                 go_right, columns, codes, X, rows,
+                                                 go_right, columns,
+                                                 codes if need_rows else None, X, rows,
                                                  compiled, best_go)
         feat = best_f[cut_nodes]
         num_cut = lower_row >= 0
@@ -962,11 +1062,18 @@ def grow_levelwise(
             thr[num_cut & np.isnan(X[np.maximum(upper_row, 0), feat])] = np.inf
 
         # ---- children statistics, rows in increasing order (as the recursive grower adds)
-        alive = alive[has_cut[node_of_row[alive]]]
-        key = 2 * node_of_row[alive].astype(np.intp)
-        key += go_right[alive]
-        c_value, c_W, c_n, c_imp = node_summaries(key, y[alive], None if unit else w[alive],
-                                                  2 * J, K, crit)
+        if compiled:  # the same sums in the same order, in one loop; alive shrinks in place
+            c_value, c_W, c_n, c_imp = _child_summaries(alive, n_alive, node_of_row, go_right,
+                                                        has_cut, data, J)
+            n_alive = int(c_n.sum())
+        else:
+            alive = alive[has_cut[node_of_row[alive]]]
+            key = node_of_row[alive].astype(np.intp)  # 2·node + side
+            key *= 2
+            key += go_right[alive]
+            c_value, c_W, c_n, c_imp = node_summaries(key, y[alive],
+                                                      None if unit else w[alive], 2 * J, K,
+                                                      crit)
         WL, WR = c_W[0::2], c_W[1::2]
         impL, impR = c_imp[0::2], c_imp[1::2]
         Wt = open_W
@@ -997,14 +1104,18 @@ def grow_levelwise(
                          spare)
         new_index = np.full(2 * J, -1, dtype=np.int32)
         new_index[open_slots] = np.arange(open_slots.size)
-        node_of_row[alive] = new_index[key]
-        del key
-        alive = alive[node_of_row[alive] >= 0]
+        if compiled:
+            n_alive = kernels.advance_rows(alive, n_alive, node_of_row, go_right, new_index)
+        else:
+            node_of_row[alive] = new_index[key]
+            del key
+            alive = alive[node_of_row[alive] >= 0]
         open_ids = child_ids[child_open]
         seg_len = slot_size[open_slots]
         open_value = c_value[open_slots]
         open_W = c_W[open_slots]
         open_imp = c_imp[open_slots]
+    del lists, rows, spare, scratch, level, node_of_row, alive, go_right  # before the tree
     return _with_missing_go(nodes.tree(regression, metadata or {}), missing_go_of, missing)
 
 

@@ -58,6 +58,7 @@ __all__ = [
     "threshold_moments",
     "NodeSummaries",
     "node_summaries",
+    "summaries_from_sums",
     "IMPURITY_TOLERANCE",
 ]
 
@@ -628,7 +629,8 @@ def node_summaries(keys, y, w, n_nodes: int, n_classes: int, criterion) -> NodeS
     ``S2/W - ȳ²`` (scikit-learn's formula), with ``W = Σ w``, ``S1 = Σ w y``,
     ``S2 = Σ w y²``. Every sum is a ``np.bincount``, which adds in row order: the
     recursive grower calls this for one node (all keys 0) and gets the same bits as the
-    level-wise grower calling it for a whole level.
+    level-wise grower calling it for a whole level (whose compiled engine adds the same
+    numbers in the same order in a loop and calls :func:`summaries_from_sums`).
     """
     keys = np.asarray(keys, dtype=np.intp)
     n = np.bincount(keys, minlength=n_nodes)
@@ -637,6 +639,19 @@ def node_summaries(keys, y, w, n_nodes: int, n_classes: int, criterion) -> NodeS
         wy = y if w is None else w * y
         S1 = np.bincount(keys, weights=wy, minlength=n_nodes)
         S2 = np.bincount(keys, weights=wy * y, minlength=n_nodes)
+        return summaries_from_sums(n, W, (S1, S2), 0, criterion, lambda: (keys, y, w))
+    flat = np.bincount(keys * n_classes + y, weights=w, minlength=n_nodes * n_classes)
+    return summaries_from_sums(n, W, flat, n_classes, criterion)
+
+
+def summaries_from_sums(n, W, sums, n_classes: int, criterion, rows=None) -> NodeSummaries:
+    """:func:`node_summaries` from the nodes' sums: ``n`` rows and weight ``W`` per node;
+    ``sums``: ``(S1, S2)`` in regression, else the class weights, flat (node-major).
+    ``rows``: a function giving ``(keys, y, w)`` of the rows, asked only in regression
+    when some node's variance is within rounding of 0 (equal responses are checked)."""
+    n_nodes = n.shape[0]
+    if n_classes == 0:
+        S1, S2 = sums
         safe = np.where(W > 0, W, 1.0)
         value = (S1 / safe)[:, None]
         from_sums = getattr(criterion, "impurity_from_sums", imp.variance_from_sums)
@@ -645,15 +660,15 @@ def node_summaries(keys, y, w, n_nodes: int, n_classes: int, criterion) -> NodeS
         # ten copies of 1.1): a node of equal responses is pure, however it was summed
         tiny = np.flatnonzero((impurity > 0) & (impurity <= CONSTANT_RESIDUE * (S2 / safe)))
         if tiny.size:
-            rows = np.isin(keys, tiny) if w is None else np.isin(keys, tiny) & (w > 0)
-            k, v = keys[rows], y[rows]
+            keys, y, w = rows()
+            rows_ = np.isin(keys, tiny) if w is None else np.isin(keys, tiny) & (w > 0)
+            k, v = keys[rows_], y[rows_]
             lo = np.full(n_nodes, np.inf)
             hi = np.full(n_nodes, -np.inf)
             np.minimum.at(lo, k, v)
             np.maximum.at(hi, k, v)
             impurity[tiny[lo[tiny] == hi[tiny]]] = 0.0
     else:
-        flat = np.bincount(keys * n_classes + y, weights=w, minlength=n_nodes * n_classes)
-        value = flat.reshape(n_nodes, n_classes).astype(float)
+        value = sums.reshape(n_nodes, n_classes).astype(float)
         impurity = np.asarray(criterion.node_impurity(value), dtype=float)
     return NodeSummaries(value, W, n, impurity.reshape(n_nodes))

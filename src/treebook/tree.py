@@ -580,7 +580,8 @@ def apply_compiled(tree: Tree, X) -> np.ndarray:
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or (tree.node_count > 1 and X.shape[1] <= int(tree.feature.max())):
         raise ValueError(f"X must be 2-D with a column for every feature; got shape {X.shape}")
-    X = np.ascontiguousarray(X)
+    if not (X.flags.c_contiguous or X.flags.f_contiguous):
+        X = np.ascontiguousarray(X)  # the walk reads rows (C order) or columns (F order)
     stops = (tree.kind == NodeKind.LEAF) | (tree.weighted_n <= 0)
     feature = np.where(stops, -1, tree.feature).astype(np.int64)
     out = np.empty(X.shape[0], dtype=np.int64)
