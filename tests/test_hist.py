@@ -195,9 +195,11 @@ def test_categorical_splits_are_subsets_and_missing_learns_its_side():
     assert t.node_count == 3 and t.threshold[0] == np.inf and t.missing_go[0] == 1
 
 
-# distributed's scheduler serves its HTTP health routes on the cluster's host (127.0.0.1
-# here) even with dashboard_address=None, on port 8787 or, if that is taken, another one
-@pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
+# distributed's scheduler always serves HTTP routes (health, metrics); with
+# dashboard_address=None it takes port 8787. A free port on 127.0.0.1 and no dashboard:
+LOCAL_ONLY = dict(dashboard_address="127.0.0.1:0", scheduler_kwargs={"dashboard": False})
+
+
 def test_dask_tree_equals_single_machine_bit_for_bit():
     da = pytest.importorskip("dask.array")
     dd = pytest.importorskip("dask.dataframe")
@@ -218,7 +220,7 @@ def test_dask_tree_equals_single_machine_bit_for_bit():
     frame.loc[rng.random(n) < 0.1, "b"] = np.nan
     frame["target"] += (frame["e"] == "hi") * 2.0
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, protocol="tcp",
-                                  host="127.0.0.1", dashboard_address=None) as cluster, \
+                                  host="127.0.0.1", **LOCAL_ONLY) as cluster, \
             distributed.Client(cluster):
         for binning in ("exact", "sketch"):
             params = dict(max_bins=32, max_depth=6, block_size=chunk, binning=binning,

@@ -100,7 +100,8 @@ def run_one(files, max_bins, workers, max_depth):
     from treebook.hist import HistCARTClassifier
 
     with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                  host="127.0.0.1", dashboard_address=None,
+                                  host="127.0.0.1", dashboard_address="127.0.0.1:0",
+                                  scheduler_kwargs={"dashboard": False},
                                   memory_limit="3GiB") as cluster, \
             distributed.Client(cluster) as client:
         est = HistCARTClassifier(max_bins=max_bins, max_depth=max_depth, binning="sketch")
