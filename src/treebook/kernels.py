@@ -713,36 +713,27 @@ def walk_thresholds(X, feature, threshold, known_bits, right_bits, child, out):
     to ``child[2i]``; a subset test sends category code ``c`` right when bit ``c`` of
     ``right_bits[i]`` is set, left when only bit ``c`` of ``known_bits[i]`` is, and stops
     the row when neither is (no branch for ``c``). A missing value (NaN) stops the row."""
-    n = X.shape[0]
-    group = 8
-    node = np.zeros(group, dtype=np.int64)  # -1 - i: stopped at node i
-    for start in range(0, n, group):
-        g = min(group, n - start)
-        for r in range(g):
-            node[r] = 0
-        moving = g
-        while moving > 0:
-            moving = 0
-            for r in range(g):
-                i = node[r]
-                if i < 0:
-                    continue
-                f = feature[i]
-                if f >= 0:
-                    x = X[start + r, f]
-                    b = -1
-                    if x != x:
-                        b = -1
-                    elif known_bits[i] == 0:
-                        b = 1 if x > threshold[i] else 0
-                    elif x > -1.0 and x < 63.0:  # code int(x), truncated as numpy does
-                        c = int(x)
-                        if (known_bits[i] >> c) & 1:
-                            b = (right_bits[i] >> c) & 1
-                    if b < 0:
-                        node[r] = -1 - i
-                    else:
-                        node[r] = child[2 * i + b]
-                        moving += 1
-        for r in range(g):
-            out[start + r] = node[r] if node[r] >= 0 else -1 - node[r]
+    # one row at a time, to its stop: the node's children are read before its test is
+    # decided, so the next node's index does not wait on a load after the comparison
+    for r in range(X.shape[0]):
+        i = 0
+        while True:
+            f = feature[i]
+            if f < 0:
+                break
+            left = child[2 * i]
+            right = child[2 * i + 1]
+            x = X[r, f]
+            if x != x:
+                break
+            if known_bits[i] == 0:
+                i = right if x > threshold[i] else left
+            elif x > -1.0 and x < 63.0:  # code int(x), truncated as numpy does
+                c = int(x)
+                if (known_bits[i] >> c) & 1:
+                    i = right if (right_bits[i] >> c) & 1 else left
+                else:
+                    break
+            else:
+                break
+        out[r] = i
