@@ -169,8 +169,9 @@ def write_csv(path: str, rows: list, argv, commit: str) -> None:
     with open(path, "w") as fh:
         fh.write("# command: python benchmarks/bench_cart_shapes.py "
                  + " ".join(argv if argv is not None else sys.argv[1:]) + "\n")
+        load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
         fh.write(f"# date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} "
-                 f"UTC ({os.cpu_count()} CPUs, shared with other jobs)\n")
+                 f"UTC ({os.cpu_count()} CPUs; load average {load} when written)\n")
         fh.write(f"# commit: {commit}\n")
         pd.DataFrame(rows).reindex(columns=[c for c in COLUMNS if any(c in r for r in rows)]
                                    ).to_csv(fh, index=False, float_format="%.4g")

@@ -505,43 +505,29 @@ def walk_tree(X, feature, is_threshold, threshold, children_ptr, children, code_
     categorical test sends category code ``c`` to branch ``branch_of_code[code_ptr[i] +
     c]``, and the row stops when that is ``-1``, when ``c`` is not a code of the node, or
     when ``x_f`` is missing (NaN). Branch ``b`` of node ``i`` is node
-    ``children[children_ptr[i] + b]``. Rows walk in groups of eight, one step each in
-    turn, so that eight independent memory reads are under way at once."""
-    n = X.shape[0]
-    group = 8
-    node = np.zeros(group, dtype=np.int64)
-    moves = np.zeros(group, dtype=np.bool_)
-    for start in range(0, n, group):
-        g = min(group, n - start)
-        for r in range(g):
-            node[r] = 0
-            moves[r] = True
-        moving = g
-        while moving > 0:
-            moving = 0
-            for r in range(g):
-                if not moves[r]:
-                    continue
-                i = node[r]
-                f = feature[i]
-                b = -1
-                if f >= 0:
-                    x = X[start + r, f]
-                    if x != x:  # missing (NaN): the row stops here
-                        b = -1
-                    elif is_threshold[i]:
-                        b = 1 if x > threshold[i] else 0
-                    else:
-                        width = code_ptr[i + 1] - code_ptr[i]
-                        if x > -1.0 and x < width:  # code int(x), truncated as numpy does
-                            b = branch_of_code[code_ptr[i] + int(x)]
-                if b >= 0:
-                    node[r] = children[children_ptr[i] + b]
-                    moving += 1
-                else:
-                    moves[r] = False
-        for r in range(g):
-            out[start + r] = node[r]
+    ``children[children_ptr[i] + b]``. One row at a time, to its stop: the loop over rows
+    has no dependence between rows, so the processor overlaps one row's reads with the
+    next one's (grouping rows by hand only added bookkeeping, measured in chapter 8)."""
+    for r in range(X.shape[0]):
+        i = 0
+        while True:
+            f = feature[i]
+            if f < 0:
+                break
+            x = X[r, f]
+            if x != x:  # missing (NaN): the row stops here
+                break
+            if is_threshold[i]:
+                b = 1 if x > threshold[i] else 0
+            else:
+                width = code_ptr[i + 1] - code_ptr[i]
+                if not (x > -1.0 and x < width):  # code int(x), truncated as numpy does
+                    break
+                b = branch_of_code[code_ptr[i] + int(x)]
+                if b < 0:
+                    break
+            i = children[children_ptr[i] + b]
+        out[r] = i
 
 
 @njit(cache=True, nogil=True)
