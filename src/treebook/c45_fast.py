@@ -31,7 +31,7 @@ from . import impurity as imp
 from .c45 import (MIN_CUT_GAP, SMALL, C45Context, binary_categorical_candidate,
                   categorical_candidate, choose_candidate, threshold_at)
 from .c45_kernels import partition_sorted_lists, scan_thresholds
-from .grow import node_counts
+from .grow import branch_cases, node_counts
 from .splits import FAN, best_index, get_routing
 from .tree import NodeKind, TreeBuilder
 
@@ -195,12 +195,7 @@ def grow_c45(X, y, sample_weight, *, ctx: C45Context, node_impurity=imp.entropy,
                                out, out_ptr)
         parts = []
         for b in range(nb):
-            sel = branch == b
-            c_rows, c_w = rows[sel], w[sel]
-            if np.any(is_missing):
-                c_rows = np.concatenate([c_rows, rows[is_missing]])
-                c_w = np.concatenate([c_w, w[is_missing] * share[b]])
-            parts.append((c_rows, c_w))
+            parts.append(branch_cases(rows, w, branch, b, is_missing, share))
         # the children's statistics: each row of counts as grow_tree computes it, the
         # entropies in one numpy call (row by row the same arithmetic)
         values = np.stack([node_counts(y[c_rows], c_w, K) for c_rows, c_w in parts])

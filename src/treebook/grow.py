@@ -47,7 +47,7 @@ from . import impurity as imp
 from .splits import FAN, Split, get_routing
 from .tree import NodeKind, Tree, TreeBuilder
 
-__all__ = ["grow_tree", "node_counts", "NodeStats", "SplitFinder"]
+__all__ = ["grow_tree", "node_counts", "branch_cases", "NodeStats", "SplitFinder"]
 
 
 class SplitFinder(Protocol):
@@ -72,6 +72,19 @@ class NodeStats(NamedTuple):
 def node_counts(y: np.ndarray, w: np.ndarray, n_classes: int) -> np.ndarray:
     """Weighted class counts ``C_k = Σ_{i ∈ D, y_i = k} w_i`` of a node."""
     return np.bincount(y, weights=w, minlength=n_classes).astype(float)
+
+
+def branch_cases(rows, w, branch, b: int, is_missing, share):
+    """The cases of branch ``b`` of a split, in the order every grower lists them: the
+    node's rows with ``branch == b`` (weights ``w``), then the rows whose value is
+    missing, which go down every branch with weight ``w · share[b]`` (C4.5's fractional
+    cases; none when no value is missing)."""
+    sel = branch == b
+    c_rows, c_w = rows[sel], w[sel]
+    if np.any(is_missing):
+        c_rows = np.concatenate([c_rows, rows[is_missing]])
+        c_w = np.concatenate([c_w, w[is_missing] * share[b]])
+    return c_rows, c_w
 
 
 def _regression_stats(y: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, float]:
@@ -179,11 +192,7 @@ def grow_tree(
             child_avail[split.feature] = False  # a categorical attribute is used up
         children = []
         for b in range(nb):
-            sel = branch == b
-            c_rows, c_w = rows[sel], w[sel]
-            if np.any(is_missing):
-                c_rows = np.concatenate([c_rows, rows[is_missing]])
-                c_w = np.concatenate([c_w, w[is_missing] * share[b]])
+            c_rows, c_w = branch_cases(rows, w, branch, b, is_missing, share)
             child, c_pure = add(node, c_rows, c_w)
             children.append((child, c_rows, c_w, depth + 1, child_avail, c_pure))
         stack.extend(reversed(children))
