@@ -23,7 +23,7 @@ browser tests check::
     </div>
 
 :func:`depth_explorer` is the first user: one ID3/C4.5/CART tree grown once, cut at each
-depth with :meth:`treebook.tree.Tree.truncate`, each frame showing the cut tree and its
+depth with :meth:`treebook.core.tree.Tree.truncate`, each frame showing the cut tree and its
 training and test accuracy. Chapter 4 builds its pruning-path (α) slider from the same
 class, with float values and its own label format.
 """
@@ -39,8 +39,8 @@ from typing import Any, Callable, Sequence
 import ipywidgets
 import numpy as np
 
-from .base import Interval, validate_params
-from .prune.error_based import CONFIDENCE
+from ..core.base import Interval, validate_params
+from ..prune.error_based import CONFIDENCE
 from .render import PALETTE, to_graphviz
 
 __all__ = ["FrameSlider", "depth_explorer", "line_chart_svg"]
@@ -343,7 +343,7 @@ def depth_explorer(estimator, X_train, y_train, X_test, y_test, *, depths=None,
 
     A copy of ``estimator`` (same parameters, but ``max_depth=None`` when it has that
     parameter) is fitted **once** on the training data; each frame is that tree cut at
-    depth ``d`` by :meth:`~treebook.tree.Tree.truncate`, not a refit. For a top-down
+    depth ``d`` by :meth:`~treebook.core.tree.Tree.truncate`, not a refit. For a top-down
     grower without post-pruning (ID3, CART before pruning) the cut tree is exactly the
     tree that ``max_depth=d`` would grow, since splits above depth ``d`` never depend on
     what happens below it.
@@ -351,7 +351,7 @@ def depth_explorer(estimator, X_train, y_train, X_test, y_test, *, depths=None,
     Each frame shows: the depth, number of leaves, training and test score (accuracy for
     a classifier, R² for a regressor), a chart of both scores against depth with the
     current depth marked, and the drawing (down to ``draw_depth`` levels; deeper parts
-    are summarised as dashed nodes; ``draw_kwargs`` go to :func:`~treebook.render.to_graphviz`,
+    are summarised as dashed nodes; ``draw_kwargs`` go to :func:`~treebook.io.render.to_graphviz`,
     e.g. ``{"rankdir": "LR"}`` for wide multiway trees). ``initial`` is the depth shown
     first (default: the depth with the best test score, the smallest if tied).
 
@@ -449,7 +449,7 @@ def alpha_explorer(estimator, X_train, y_train, X_test, y_test, *, risk: str | N
     DataFrame with columns ``alpha``, ``leaves``, ``nodes``, ``train``, ``test``;
     ``model`` is the fitted copy and ``path`` the full pruning path.
     """
-    from .prune.cost_complexity import cost_complexity_path, prune_ccp
+    from ..prune.cost_complexity import cost_complexity_path, prune_ccp
 
     _check_estimator(estimator, " (CART)")
     if not hasattr(estimator, "ccp_alpha"):
@@ -586,10 +586,10 @@ def pruning_explorer(estimator, X_grow, y_grow, X_prune, y_prune, X_test, y_test
     """
     import pandas as pd
 
-    from .prune import (ccp_sequence, critical_value_path, minimum_error_path,
+    from ..prune import (ccp_sequence, critical_value_path, minimum_error_path,
                         prune_error_based)
-    from .prune.reduced_error import class_codes, pruning_set_errors
-    from .prune.sequence import PrunedSequence
+    from ..prune.reduced_error import class_codes, pruning_set_errors
+    from ..prune.sequence import PrunedSequence
 
     methods = list(methods)
     unknown = [m for m in methods if m not in _STRENGTH]

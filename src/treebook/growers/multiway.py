@@ -1,6 +1,6 @@
 """The level-wise grower for multiway learners: ID3, CLS and the criterion trees.
 
-:func:`treebook.grow.grow_tree` visits one node at a time: for every node and every
+:func:`treebook.growers.recursive.grow_tree` visits one node at a time: for every node and every
 feature it gathers the node's rows, builds a contingency table with ``np.bincount`` (a
 categorical feature) or sorts the values and takes a prefix sum (a numeric one), then
 scores it. This grower does the same work one *depth* at a time:
@@ -14,7 +14,7 @@ scores it. This grower does the same work one *depth* at a time:
    walks a numeric feature's list once and writes each node's running class counts.
 3. **The learner chooses.** Each node's tables go to the learner's own choice of test,
    the function its recursive split finder calls too (``finder.choose``), which scores
-   them with :mod:`treebook.impurity`'s measures.
+   them with :mod:`treebook.core.impurity`'s measures.
 4. **Partition.** :func:`route_rows` sends each row to its child; :func:`group_rows`
    regroups every list by child, stably, so every segment stays in order.
 
@@ -36,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .tree import NodeKind, Tree, TreeBuilder
+from ..core.tree import NodeKind, Tree, TreeBuilder
 
 __all__ = ["contingency_tables", "prefix_counts", "node_class_counts", "route_rows",
            "group_rows", "grow_multiway"]
@@ -148,7 +148,7 @@ def _level_cuts(xs, prefix, starts):
 
     A cut lies between two adjacent sorted values ``xs[p] < xs[p + 1]`` of one node; its
     table is ``[left, known - left]`` with ``left = prefix[p]`` and ``known`` the node's
-    last prefix row (what :func:`treebook.splits.threshold_tables` computes per node).
+    last prefix row (what :func:`treebook.core.splits.threshold_tables` computes per node).
     Node ``s``'s cuts are ``cut_starts[s]:cut_starts[s + 1]``.
     """
     gt = xs[1:] > xs[:-1]
@@ -164,7 +164,7 @@ def _level_cuts(xs, prefix, starts):
 def grow_multiway(X, y, sample_weight, *, finder, is_categorical, n_categories, n_classes,
                   node_impurity, max_depth=None, min_samples_split=2, min_gain=0.0,
                   metadata=None) -> Tree:
-    """Grow, depth by depth, the tree :func:`treebook.grow.grow_tree` grows with ``finder``.
+    """Grow, depth by depth, the tree :func:`treebook.growers.recursive.grow_tree` grows with ``finder``.
 
     ``finder`` is a split finder of :func:`treebook.id3.id3_split_finder` or
     :func:`treebook.cls.cls_split_finder`: its ``finder.choose(candidates, class_counts,
@@ -174,7 +174,7 @@ def grow_multiway(X, y, sample_weight, *, finder, is_categorical, n_categories, 
     ``finder.batchable`` (the package's own measures), ``finder.score_tables`` scores
     the tables of all nodes of a depth in one call and ``scores`` passes them on;
     otherwise ``choose`` scores each node's tables itself. The other arguments are those
-    of :func:`~treebook.grow.grow_tree`; data must have no missing values.
+    of :func:`~treebook.growers.recursive.grow_tree`; data must have no missing values.
     """
     X = np.ascontiguousarray(X, dtype=float)
     n, m = X.shape
@@ -193,7 +193,7 @@ def grow_multiway(X, y, sample_weight, *, finder, is_categorical, n_categories, 
     # all nodes' tables are scored in one call (not when a total could overflow: then
     # the measures rescale the whole stack)
     batch = bool(getattr(finder, "batchable", False)) and float(w.sum()) < 1e300
-    batch_impurity = batch and getattr(node_impurity, "__module__", "") == "treebook.impurity"
+    batch_impurity = batch and getattr(node_impurity, "__module__", "") == "treebook.core.impurity"
     max_depth = np.inf if max_depth is None else max_depth
     codes = {f: X[:, f].astype(np.int64) for f in range(m) if is_categorical[f]}
     builder = TreeBuilder(is_regression=False)

@@ -1,7 +1,7 @@
 """Splits: the test at a node, how cases travel through it, and the statistics criteria
 score candidate tests by.
 
-A criterion (:mod:`treebook.criteria`) scores a *contingency table*: the class counts of
+A criterion (:mod:`treebook.core.criteria`) scores a *contingency table*: the class counts of
 each branch, shape ``(V, K)``. This module turns a node's cases into such tables:
 
 * :func:`categorical_table` — one branch per category (a multiway split, ID3/C4.5/CLS);
@@ -15,7 +15,7 @@ each branch, shape ``(V, K)``. This module turns a node's cases into such tables
 
 **Routing.** A chosen test is a :class:`Split`, and :meth:`Split.route` is the one rule
 for where a case goes at a node and with what share of its weight. A case with a known
-value takes its branch (:func:`branch_codes`, used by :class:`treebook.tree.Tree` for
+value takes its branch (:func:`branch_codes`, used by :class:`treebook.core.tree.Tree` for
 prediction too); a case whose value is missing, or whose category has no branch at the
 node, is handled by a :class:`RoutingPolicy`: ``"stop"`` (:class:`StopRouting`: it stays
 at the node) or ``"distribute"`` (:class:`FractionalRouting`, C4.5: it goes down every
@@ -64,7 +64,7 @@ __all__ = [
 
 
 class NodeKind(IntEnum):
-    """The kind of test at a node (see :class:`treebook.tree.Tree`)."""
+    """The kind of test at a node (see :class:`treebook.core.tree.Tree`)."""
 
     LEAF = 0
     THRESHOLD = 1
@@ -88,7 +88,7 @@ def branch_codes(kind, threshold, code_start, code_width, branch_of_code, x) -> 
     :class:`NodeKind`, its threshold, and where its ``branch_of_code`` entries start and
     how many there are. ``THRESHOLD``: ``x > t`` takes branch 1, else 0; ``MULTIWAY`` /
     ``SUBSET``: category code ``c`` takes ``branch_of_code[start + c]``. This is the whole
-    rule for known values; :meth:`Split.branch` and :meth:`treebook.tree.Tree.route` both
+    rule for known values; :meth:`Split.branch` and :meth:`treebook.core.tree.Tree.route` both
     use it.
     """
     x = np.asarray(x, dtype=float)
@@ -171,7 +171,7 @@ ROUTING_POLICIES: dict = {"stop": StopRouting(), "distribute": FractionalRouting
 
 def register_routing(name: str, policy: RoutingPolicy) -> RoutingPolicy:
     """Make ``policy`` available by ``name`` wherever a routing is chosen (``grow_tree``'s
-    ``missing``, :meth:`treebook.tree.Tree.route`, C4.5's ``missing``)."""
+    ``missing``, :meth:`treebook.core.tree.Tree.route`, C4.5's ``missing``)."""
     if not isinstance(name, str) or not name:
         raise TypeError(f"name must be a non-empty string; got {name!r}")
     if not isinstance(policy, RoutingPolicy):
@@ -462,7 +462,7 @@ def class_split_score(left_table, value, w_left, w_right, n_classes: int, criter
     ``left_table[c, k]``: the weight of class ``k`` left of candidate ``c``; ``value``:
     the node's class weights (so the right side is ``value - left``); ``w_left``,
     ``w_right``: each side's weight. Two classes use the criterion's
-    :meth:`~treebook.criteria.Criterion.two_class_score` (class-1 weights alone), more
+    :meth:`~treebook.core.criteria.Criterion.two_class_score` (class-1 weights alone), more
     classes its ``split_proxy`` on the per-class columns — the arrangement of the sums
     the level-wise grower uses, so that every CART grower (exact, sparse, binned) scores
     a candidate with the same floating-point operations.
@@ -624,7 +624,7 @@ def node_summaries(keys, y, w, n_nodes: int, n_classes: int, criterion) -> NodeS
     ``w=None`` means unit weights (the sums are then counts: the same numbers).
     Returns :class:`NodeSummaries` ``(value, weighted_n, n_samples, impurity)``:
     classification ``value`` = weighted class counts ``C_k`` and impurity by
-    ``criterion`` (a :class:`treebook.criteria.Criterion`, its ``node_impurity``);
+    ``criterion`` (a :class:`treebook.core.criteria.Criterion`, its ``node_impurity``);
     regression (``n_classes=0``) ``value`` = the weighted mean ``ȳ = S1/W`` and impurity
     ``S2/W - ȳ²`` (scikit-learn's formula), with ``W = Σ w``, ``S1 = Σ w y``,
     ``S2 = Σ w y²``. Every sum is a ``np.bincount``, which adds in row order: the

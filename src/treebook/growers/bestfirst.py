@@ -1,6 +1,6 @@
 """Best-first growth: expand the most improving leaf first, up to ``max_leaf_nodes`` leaves.
 
-The top-down grower (:func:`treebook.grow.grow_tree`) expands nodes depth-first: every
+The top-down grower (:func:`treebook.growers.recursive.grow_tree`) expands nodes depth-first: every
 node that may be split is split. Growth limited to ``k`` leaves needs an order instead,
 and the order scikit-learn uses (its ``BestFirstTreeBuilder``) is greedy::
 
@@ -40,7 +40,7 @@ as scikit-learn breaks them there. Children are pushed left, then right.
 
 Splits with more than two branches (a multiway split adds ``V - 1`` leaves) are allowed:
 a node whose split would take the tree past ``k`` leaves stays a leaf. Missing values
-are routed as in :func:`treebook.grow.grow_tree` (``missing=``).
+are routed as in :func:`treebook.growers.recursive.grow_tree` (``missing=``).
 """
 
 from __future__ import annotations
@@ -49,9 +49,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .grow import NodeStats, SplitFinder
-from .splits import FAN, Split, get_routing
-from .tree import NodeKind, Tree, TreeBuilder
+from .recursive import NodeStats, SplitFinder
+from ..core.splits import FAN, Split, get_routing
+from ..core.tree import NodeKind, Tree, TreeBuilder
 
 __all__ = ["grow_best_first", "Frontier"]
 
@@ -151,7 +151,7 @@ def grow_best_first(
     """Grow a tree best-first until it has ``max_leaf_nodes`` leaves (see the module
     docstring).
 
-    The arguments are those of :func:`treebook.grow.grow_tree` — the learner's
+    The arguments are those of :func:`treebook.growers.recursive.grow_tree` — the learner's
     ``find_split`` (whose ``Split.score`` is the priority: CART's weighted impurity
     improvement), its ``node_stats(rows, w) -> NodeStats`` (required here), the stopping
     rules ``max_depth``, ``min_samples_split`` and ``min_gain`` (a split scoring less is
@@ -159,7 +159,7 @@ def grow_best_first(
     ``max_leaf_nodes``, an int >= 2. ``column(rows, feature)``: the values of one
     feature at the given rows, to route them by the chosen split (default
     ``X[rows, feature]``; a ``scipy.sparse`` ``X`` passes its own, as
-    :func:`treebook.sparse_scan.grow_sparse_cart` does, with its own ``find_split``).
+    :func:`treebook.growers.sparse.grow_sparse_cart` does, with its own ``find_split``).
     """
     if isinstance(max_leaf_nodes, bool) or not isinstance(max_leaf_nodes, (int, np.integer)) \
             or max_leaf_nodes < 2:

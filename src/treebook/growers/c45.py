@@ -1,15 +1,15 @@
 """C4.5's fast grower: the readable recursion, with each numeric column sorted once.
 
-The readable grower (:func:`treebook.grow.grow_tree` with
+The readable grower (:func:`treebook.growers.recursive.grow_tree` with
 :func:`treebook.c45.c45_split_finder`) sorts the cases of every node on every numeric
 attribute and scores every cut with numpy. This grower makes the same tree, node for
 node, with two changes (Quinlan's C4.5 and Weka's J48 sort once too):
 
 * each numeric column is sorted once, at the root; a node keeps, per numeric attribute,
   the list of its cases by value, and a split hands each child its part of every list
-  (:func:`treebook.c45_kernels.partition_sorted_lists`), fractional cases included;
+  (:func:`treebook.kernels.c45.partition_sorted_lists`), fractional cases included;
 * one compiled pass per node scans all the lists
-  (:func:`treebook.c45_kernels.scan_thresholds`): prefix sums, the admissible cuts, and
+  (:func:`treebook.kernels.c45.scan_thresholds`): prefix sums, the admissible cuts, and
   the short list of cuts that can be the best; the readable arithmetic
   (:func:`treebook.c45.threshold_candidate`'s numpy code, shared through
   :func:`treebook.c45.threshold_at`) scores the short list and makes the candidate.
@@ -17,7 +17,7 @@ node, with two changes (Quinlan's C4.5 and Weka's J48 sort once too):
 Everything else is the readable code itself: categorical candidates
 (:func:`treebook.c45.categorical_candidate`, :func:`treebook.c45.binary_categorical_candidate`),
 the choice (:func:`treebook.c45.choose_candidate`), the routing of the cases
-(:meth:`treebook.splits.Split.route_cases`) and the node statistics. Cases are kept in
+(:meth:`treebook.core.splits.Split.route_cases`) and the node statistics. Cases are kept in
 the readable grower's order at every node (a child: its branch's cases, then the fanned
 ones), and ties in a sorted list in that order, so every sum is added in the same order
 and the trees are equal array for array (``tests/test_c45_fast.py``).
@@ -27,19 +27,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import impurity as imp
-from .c45 import (MIN_CUT_GAP, SMALL, C45Context, binary_categorical_candidate,
+from ..core import impurity as imp
+from ..c45 import (MIN_CUT_GAP, SMALL, C45Context, binary_categorical_candidate,
                   categorical_candidate, choose_candidate, threshold_at)
-from .c45_kernels import partition_sorted_lists, scan_thresholds
-from .grow import branch_cases, node_counts
-from .splits import FAN, best_index, get_routing
-from .tree import NodeKind, TreeBuilder
+from ..kernels.c45 import partition_sorted_lists, scan_thresholds
+from .recursive import branch_cases, node_counts
+from ..core.splits import FAN, best_index, get_routing
+from ..core.tree import NodeKind, TreeBuilder
 
 __all__ = ["grow_c45", "SHORTLIST_MARGIN"]
 
 #: the kernel keeps every cut whose (C-library) gain is within this, relative to the best
 #: (absolute below 1), for numpy to score again: far above the last-bit differences of the
-#: two ``log2`` and above :func:`treebook.splits.best_index`'s tie tolerance 1e-12
+#: two ``log2`` and above :func:`treebook.core.splits.best_index`'s tie tolerance 1e-12
 SHORTLIST_MARGIN = 1e-9
 
 
@@ -119,14 +119,14 @@ def _numeric_one_by_one(ctx, live, known_w, left, lower, upper, short_ptr, n_cut
 
 def grow_c45(X, y, sample_weight, *, ctx: C45Context, node_impurity=imp.entropy,
              max_depth=None, missing="distribute", metadata=None):
-    """Grow C4.5's tree: the tree of :func:`treebook.grow.grow_tree` with
+    """Grow C4.5's tree: the tree of :func:`treebook.growers.recursive.grow_tree` with
     :func:`treebook.c45.c45_split_finder`, from presorted lists.
 
     ``X``: the encoded training data (categorical codes, NaN unknown); ``y``: class
     codes; ``ctx``: the fit's :class:`treebook.c45.C45Context`; ``missing``: the routing
     policy (name or object) for unknown values, as in ``grow_tree``; ``node_impurity``:
     the impurity of class counts, applied row by row to a ``(V, K)`` array of a split's
-    children (as :func:`treebook.impurity.entropy` is).
+    children (as :func:`treebook.core.impurity.entropy` is).
     """
     X = np.ascontiguousarray(X, dtype=float)
     y = np.asarray(y, dtype=np.int64)

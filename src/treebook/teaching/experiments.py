@@ -13,7 +13,7 @@ one short loop and the scripts in ``benchmarks/experiments/`` run exactly that l
   rows only (the target encoding cross-fitted, as scikit-learn's ``TargetEncoder`` does);
 * :func:`cross_validate` — one row of scores per fold (accuracy, AUC, leaves, fit time);
 * :func:`depth_scores` — a whole ``max_depth`` grid from one fit: the tree grown to the
-  largest depth is cut with :meth:`treebook.tree.Tree.truncate`, which gives the same
+  largest depth is cut with :meth:`treebook.core.tree.Tree.truncate`, which gives the same
   tree as refitting with the smaller ``max_depth`` (the growers choose a node's split
   without looking at the depth limit);
 * :func:`grid_tuner`, :func:`alpha_tuner`, :func:`nested_cv` — tuning inside each outer
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .base import clone
+from ..core.base import clone
 
 __all__ = ["Fold", "repeated_folds", "mean_se", "summarise", "fill_missing", "ENCODINGS",
            "encode", "naive_target_encoding", "scores", "cross_validate", "depth_scores",
@@ -265,7 +265,7 @@ def cross_validate(model, X, y, folds, *, encoding: str | None = None, pos_label
 # --------------------------------------------------------------------------- tuning
 def depth_scores(model, X_train, y_train, X_test, y_test, depths, *, pos_label=None) -> pd.DataFrame:
     """Scores of ``model`` for every ``max_depth`` in ``depths`` from a single fit: the
-    tree is grown to ``max(depths)`` and cut with :meth:`~treebook.tree.Tree.truncate`.
+    tree is grown to ``max(depths)`` and cut with :meth:`~treebook.core.tree.Tree.truncate`.
     One row per depth (``max_depth``, ``accuracy``, ``auc``, ``n_leaves``)."""
     depths = sorted(set(int(d) for d in depths))
     if not depths or depths[0] < 1:
@@ -357,7 +357,7 @@ def alpha_tuner(model, *, cv: int = 5, rule: str = "1se", random_state=0):
     ``rule="1se"``: the largest α within one standard error of the least CV error,
     ``"min"``: the least error). Returns ``(fitted_model, {"ccp_alpha": …}, table)``.
     """
-    from .prune.cost_complexity import cost_complexity_path
+    from ..prune.cost_complexity import cost_complexity_path
 
     if rule not in ("1se", "min"):
         raise ValueError(f"rule must be '1se' or 'min'; got {rule!r}")

@@ -7,7 +7,7 @@ makes the same choices as :class:`treebook.ID3Classifier` (ties between features
 the first column, ties between classes to the first class in sorted order, one branch per
 value present at the node, an unseen value stops at the node), and the tests check that
 the two grow the same tree. The package's production grower,
-:func:`treebook.grow.grow_tree`, does the same work on flat arrays with an explicit stack,
+:func:`treebook.growers.recursive.grow_tree`, does the same work on flat arrays with an explicit stack,
 and adds what later chapters need (weighted and fractional cases, numeric thresholds,
 other criteria); the appendix "How the package is built" shows it.
 
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from .impurity import contingency_table, information_gain
+from ..core.impurity import contingency_table, information_gain
 
 __all__ = ["Node", "id3", "predict_one", "predict"]
 

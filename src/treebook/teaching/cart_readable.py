@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .impurity import gini_index
-from .splits import threshold_moments, threshold_tables
+from ..core.impurity import gini_index
+from ..core.splits import threshold_moments, threshold_tables
 
 __all__ = ["best_cut", "grow_binary", "predict_binary"]
 
@@ -56,7 +56,7 @@ def best_cut(x, y, n_classes=None, min_samples_leaf: int = 1):
     1/|D_2|)``, with ``s_1`` the sum of the left residuals from the node's mean.
 
     Every cut between two adjacent distinct values is scored from one sorted scan
-    (:func:`treebook.splits.threshold_tables` / ``threshold_moments``); the threshold is
+    (:func:`treebook.core.splits.threshold_tables` / ``threshold_moments``); the threshold is
     the midpoint ``v_i/2 + v_{i+1}/2``. Cuts that leave fewer than ``min_samples_leaf``
     cases on a side are skipped; ``None`` when none is left. Ties: the smallest threshold.
     """

@@ -19,14 +19,14 @@ stopping parameters. Stopping rules here:
 * no attribute left (a categorical attribute split multiway is used up on its path);
 * no admissible split, or the best score is below ``min_gain`` (Li Hang's ε).
 
-Where the cases go at a split is the split's business (:meth:`treebook.splits.Split.route`):
+Where the cases go at a split is the split's business (:meth:`treebook.core.splits.Split.route`):
 a case with a known value takes its branch; a case with an unknown value is handled by a
 routing policy (``missing=``). C4.5's ``"distribute"`` sends it down *every* branch, its
 weight multiplied by the branch's share of the known weight, so every node's counts are
 weighted (fractional) counts; ``"error"`` rejects it (a learner without a rule for
-missing values). Any policy registered with :func:`treebook.splits.register_routing`
+missing values). Any policy registered with :func:`treebook.core.splits.register_routing`
 can be named. A split may also carry its own rule (CART's ``missing_go`` and surrogate
-splits, :class:`treebook.splits.Surrogate`): such a case then takes the branch of the
+splits, :class:`treebook.core.splits.Surrogate`): such a case then takes the branch of the
 first surrogate it has, else ``missing_go``, and the rule is stored in the tree.
 
 What a node records, and whether it is pure, is the ``node_stats`` hook's business
@@ -34,7 +34,7 @@ What a node records, and whether it is pure, is the ``node_stats`` hook's busine
 is the split finder's (any :class:`SplitFinder`).
 
 The recursion is written with an explicit stack, so deep trees cannot hit Python's
-recursion limit; nodes are numbered in pre-order by :class:`~treebook.tree.TreeBuilder`.
+recursion limit; nodes are numbered in pre-order by :class:`~treebook.core.tree.TreeBuilder`.
 """
 
 from __future__ import annotations
@@ -43,16 +43,16 @@ from typing import Callable, NamedTuple, Protocol
 
 import numpy as np
 
-from . import impurity as imp
-from .splits import FAN, Split, get_routing
-from .tree import NodeKind, Tree, TreeBuilder
+from ..core import impurity as imp
+from ..core.splits import FAN, Split, get_routing
+from ..core.tree import NodeKind, Tree, TreeBuilder
 
 __all__ = ["grow_tree", "node_counts", "branch_cases", "NodeStats", "SplitFinder"]
 
 
 class SplitFinder(Protocol):
     """A learner's choice of test: ``find_split(X, y, w, rows, available)`` returns the
-    best :class:`~treebook.splits.Split` for the cases ``rows`` (weights ``w``, aligned
+    best :class:`~treebook.core.splits.Split` for the cases ``rows`` (weights ``w``, aligned
     with ``rows``) among the features where ``available`` is True, or None."""
 
     def __call__(self, X: np.ndarray, y: np.ndarray, w: np.ndarray, rows: np.ndarray,
@@ -121,9 +121,9 @@ def grow_tree(
         choice of split for the cases ``rows`` (weights ``w``, aligned with ``rows``)
         among the features where ``available`` is True.
     node_impurity : impurity of a node from its class counts (classification): a function
-        ``f(counts, check=False)`` or a :class:`treebook.criteria.Criterion`.
+        ``f(counts, check=False)`` or a :class:`treebook.core.criteria.Criterion`.
     missing : ``"error"`` (a split routing a missing value is a bug), or a routing policy
-        or its name (:mod:`treebook.splits`): ``"distribute"`` is C4.5's fractional cases.
+        or its name (:mod:`treebook.core.splits`): ``"distribute"`` is C4.5's fractional cases.
     available : features that may be split on (default: all).
     node_stats : optional ``node_stats(rows, w) -> NodeStats`` replacing the built-in node
         statistics, for a learner whose stopping rule or arithmetic differs (CART:

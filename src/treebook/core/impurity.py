@@ -11,7 +11,7 @@ Notation (used throughout the book):
 
 Every measure takes counts, not labels: a count vector has shape ``(..., K)`` and a
 contingency table ``(..., V, K)``; leading axes are batch axes, so one call scores many
-nodes or many candidate splits at once (the sorted scans in :mod:`treebook.splits` rely on
+nodes or many candidate splits at once (the sorted scans in :mod:`treebook.core.splits` rely on
 this). Entropies are in bits (log base 2) with ``0 · log 0 = 0``.
 
 Each public function validates its input (``check=True``) and raises ``ValueError`` naming

@@ -20,24 +20,24 @@ cost is in nonzeros, as scikit-learn's ``BestSparseSplitter`` does:
    (:func:`sparse_candidates`).
 
 With ``max_features`` a node considers a few features drawn as the dense growers draw
-them (:mod:`treebook.feature_draw`: from the seed and the node's set of rows, skipping
+them (:mod:`treebook.core.feature_draw`: from the seed and the node's set of rows, skipping
 features constant at the node); then no lists are kept, and each node reads and sorts
 its drawn columns' entries (:func:`drawn_entries`, CSC), as scikit-learn's splitter
 does. With ``max_leaf_nodes`` the tree grows best-first
-(:func:`treebook.bestfirst.grow_best_first` with this scan as its split search; each
+(:func:`treebook.growers.bestfirst.grow_best_first` with this scan as its split search; each
 frontier leaf keeps its partitioned lists).
 
 The candidates of all features are scored at once by the criterion's own numpy
 functions, in the arrangement the dense CART scan uses, and chosen with the same tie
 rule (scores within ``1e-12`` relative tie; first feature in column order, then the
-smallest threshold). Node statistics are :func:`treebook.splits.node_summaries` on the
+smallest threshold). Node statistics are :func:`treebook.core.splits.node_summaries` on the
 node's rows in row order, as the dense recursive grower computes them. With integer
 weights (or none) every count is an exact integer, so the tree equals the dense tree
 bit for bit; with fractional weights the zero block's counts are a difference of sums
 and may round differently, as the level-wise grower's do.
 
 Prediction (:func:`sparse_apply`) reads only the columns the tree tests, a block of
-rows at a time, and walks them with :meth:`treebook.tree.Tree.apply`.
+rows at a time, and walks them with :meth:`treebook.core.tree.Tree.apply`.
 
 The kernels are ``numba`` functions (``cache=True``), written as the plain loops they are.
 """
@@ -47,11 +47,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .criteria import get_criterion
-from .feature_draw import node_permutation
-from .splits import FEATURE_THRESHOLD, IMPURITY_TOLERANCE, SCORE_RTOL, class_split_score, \
+from ..core.criteria import get_criterion
+from ..core.feature_draw import node_permutation
+from ..core.splits import FEATURE_THRESHOLD, IMPURITY_TOLERANCE, SCORE_RTOL, class_split_score, \
     midpoint_threshold, node_summaries
-from .tree import NodeKind, Tree, TreeBuilder
+from ..core.tree import NodeKind, Tree, TreeBuilder
 
 __all__ = ["is_sparse", "check_sparse_X", "presort_columns", "sparse_candidates",
            "partition_entries", "drawn_entries",
@@ -280,7 +280,7 @@ def _choose(feat, score, rtol):
 
 # ------------------------------------------------------------------------------ grower
 def _scores(crit, n_classes, left, W, value, n_candidates, min_weight_leaf):
-    """The dense CART scan's scores (:func:`treebook.splits.class_split_score` for
+    """The dense CART scan's scores (:func:`treebook.core.splits.class_split_score` for
     classes), on the emitted candidates."""
     if n_classes == 0:
         w_left = left[:, 0]
@@ -306,7 +306,7 @@ def drawn_entries(indptr, rows, vals, in_node, perm, k, n_rows):
     each feature's entries at the node (those whose row has ``in_node``) decide whether
     it varies there — its values at the node are the stored ones, plus 0 when fewer than
     ``n_rows`` are stored, and it varies when ``max > min + FEATURE_THRESHOLD`` — until
-    ``k`` features vary (the rule of :func:`treebook.feature_draw.features_to_consider`).
+    ``k`` features vary (the rule of :func:`treebook.core.feature_draw.features_to_consider`).
     Returns ``(allowed, start, rows, vals)``: the drawn features and their entries at
     the node, grouped by feature and sorted by value. Cost: the columns read, and a sort
     of the drawn features' entries at the node — as scikit-learn's sparse splitter, which
@@ -358,7 +358,7 @@ def drawn_entries(indptr, rows, vals, in_node, perm, k, n_rows):
 class _SparseScan:
     """The split search of one node on its stored entries, shared by the depth-first
     and the best-first sparse grower: the candidates (:func:`sparse_candidates`), the
-    random features of ``max_features`` (:mod:`treebook.feature_draw`, drawn as the dense
+    random features of ``max_features`` (:mod:`treebook.core.feature_draw`, drawn as the dense
     growers draw them: from the seed and the node's set of rows), the choice
     (:func:`_choose`) and the weighted impurity improvement."""
 
@@ -457,8 +457,8 @@ def grow_sparse_cart(X, y, sample_weight, *, n_classes: int, criterion, max_dept
     densifying. ``y``: class codes (``n_classes >= 2``) or floats (``n_classes=0``);
     ``sample_weight`` >= 0 (rows of weight 0 take no part, as in the dense growers).
     ``max_features`` (a count) and ``seed``: the random features per node of
-    :mod:`treebook.feature_draw`, the dense growers' draw. ``max_leaf_nodes``: grow
-    best-first with :func:`treebook.bestfirst.grow_best_first`, this scan as its split
+    :mod:`treebook.core.feature_draw`, the dense growers' draw. ``max_leaf_nodes``: grow
+    best-first with :func:`treebook.growers.bestfirst.grow_best_first`, this scan as its split
     search. Otherwise depth-first, like the recursive grower; each node holds its stored
     entries grouped by feature and sorted by value, split stably between its children
     (sorted once, at the root)."""
@@ -509,14 +509,14 @@ def grow_sparse_cart(X, y, sample_weight, *, n_classes: int, criterion, max_dept
 
 def _grow_sparse_best_first(scan: _SparseScan, max_leaf_nodes, max_depth, min_split,
                             metadata):
-    """:func:`treebook.bestfirst.grow_best_first` with the sparse scan as its split
+    """:func:`treebook.growers.bestfirst.grow_best_first` with the sparse scan as its split
     search. A node's entries come from its parent's, partitioned when the parent's split
     is found, and kept under the node's smallest row (the leaves of a tree hold disjoint
     rows, so that names a frontier node)."""
     pending: dict[int, tuple] = {}
     from .bestfirst import grow_best_first
-    from .grow import NodeStats
-    from .splits import Split
+    from .recursive import NodeStats
+    from ..core.splits import Split
 
     def node_stats(rows, w_rows):
         value, W, imp, _ = scan.stats(rows)
@@ -567,7 +567,7 @@ def _used_columns(tree: Tree, X):
 
 
 def sparse_apply(tree: Tree, X, *, block_rows: int = 8192) -> np.ndarray:
-    """:meth:`treebook.tree.Tree.apply` on a sparse ``X``: only the columns the tree
+    """:meth:`treebook.core.tree.Tree.apply` on a sparse ``X``: only the columns the tree
     tests are read (densified ``block_rows`` rows at a time), the tree's feature ids
     renumbered to those columns, and the blocks walked by ``Tree.apply``."""
     X = check_sparse_X(X)
@@ -581,7 +581,7 @@ def sparse_apply(tree: Tree, X, *, block_rows: int = 8192) -> np.ndarray:
 
 
 def sparse_decision_path(tree: Tree, X, *, block_rows: int = 8192):
-    """:meth:`treebook.tree.Tree.decision_path` on a sparse ``X`` (rows × nodes CSR
+    """:meth:`treebook.core.tree.Tree.decision_path` on a sparse ``X`` (rows × nodes CSR
     indicator), read as :func:`sparse_apply` reads: the tested columns only, a block of
     rows at a time."""
     import scipy.sparse as sp

@@ -17,18 +17,18 @@ in exactly the order written):
   children's segments (``levelwise._partition_lists``);
 * :func:`walk_tree` — the prediction walk (``Tree.route(missing="stop")`` in numpy), and
   :func:`walk_thresholds`, the same walk for trees of binary tests (thresholds and
-  category subsets), with packed tables (:func:`treebook.tree.apply_binary` in numpy).
+  category subsets), with packed tables (:func:`treebook.core.tree.apply_binary` in numpy).
 
 The numpy versions stay the reference: the tests grow every shape with both and compare
 the trees array for array. Bit-identity needs the same arithmetic in the same order, so
 :func:`scan_feature` keeps numpy's: one running sum over the whole list (``np.cumsum``
 adds sequentially), restarted at a segment by subtracting the sum before it; the scores
-are the same expressions as :func:`treebook.splits.gini_split_score` and
-:func:`treebook.splits.squared_error_split_score`. Only ``+ - * /`` are used, which IEEE
+are the same expressions as :func:`treebook.core.splits.gini_split_score` and
+:func:`treebook.core.splits.squared_error_split_score`. Only ``+ - * /`` are used, which IEEE
 754 rounds identically everywhere (numba does not fuse them unless asked to).
 
-This module imports only numpy and numba; :mod:`treebook.tree` and
-:mod:`treebook.levelwise` build on it.
+This module imports only numpy and numba; :mod:`treebook.core.tree` and
+:mod:`treebook.growers.levelwise` build on it.
 """
 
 from __future__ import annotations
@@ -430,7 +430,7 @@ def partition_packed(P, go_right, starts, seg_len, slot_base, slot_open, out):
 def child_sums(alive, n_alive, node_of_row, go_right, has_cut, labels, response, w, unit,
                n_classes, counts, W, S1, S2, flat):
     """The children's sums of one level, rows in increasing order (as ``np.bincount``
-    adds them in :func:`treebook.splits.node_summaries`).
+    adds them in :func:`treebook.core.splits.node_summaries`).
 
     ``alive[:n_alive]``: the rows of the open nodes, increasing; row ``r`` is in open node
     ``j = node_of_row[r]`` and goes to its child ``2j + go_right[r]``. Rows of nodes

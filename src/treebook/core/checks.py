@@ -1,6 +1,6 @@
 """Argument checks shared by the output and pruning functions (issue 12).
 
-Every public function that takes a fitted :class:`~treebook.tree.Tree` checks it with
+Every public function that takes a fitted :class:`~treebook.core.tree.Tree` checks it with
 :func:`check_tree`, so that passing ``None``, an estimator or anything else gives a
 ``TypeError`` naming the argument instead of an ``AttributeError`` from deep inside.
 :func:`threshold_value` turns a threshold on a date or duration feature (kept as float
@@ -17,7 +17,7 @@ __all__ = ["check_tree", "check_depth_limit", "check_label_types", "threshold_va
 
 
 def check_tree(tree, name: str = "tree"):
-    """``tree`` if it is a :class:`~treebook.tree.Tree`, else a ``TypeError`` naming it
+    """``tree`` if it is a :class:`~treebook.core.tree.Tree`, else a ``TypeError`` naming it
     (with a hint when it is a fitted estimator, whose tree is ``estimator.tree_``)."""
     from .tree import Tree
 
@@ -27,7 +27,7 @@ def check_tree(tree, name: str = "tree"):
     if hasattr(tree, "fit") and hasattr(tree, "get_params"):
         hint = (f"; pass the estimator's fitted tree, {name}=estimator.tree_ (or call the "
                 "estimator's own method)")
-    raise TypeError(f"{name} must be a treebook.tree.Tree; got {type(tree).__name__}{hint}")
+    raise TypeError(f"{name} must be a treebook.core.tree.Tree; got {type(tree).__name__}{hint}")
 
 
 def check_depth_limit(max_depth, name: str = "max_depth"):

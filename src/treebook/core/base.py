@@ -184,7 +184,7 @@ class _TreeEstimatorBase:
 
     def _accepts_missing(self) -> bool:
         """Whether ``fit`` and ``predict`` take missing values (NaN, None, ``pd.NA``: one
-        missing value, as :mod:`treebook.encoding` detects them): C4.5's fractional cases,
+        missing value, as :mod:`treebook.core.encoding` detects them): C4.5's fractional cases,
         or a learner whose ``missing`` parameter names a rule (CART)."""
         return self._missing == "distribute"
 
@@ -344,7 +344,7 @@ class _TreeEstimatorBase:
         return "distribute" if self._missing == "distribute" else "stop"
 
     def apply(self, X) -> np.ndarray:
-        """Node id where each row ends (see :meth:`treebook.tree.Tree.apply`)."""
+        """Node id where each row ends (see :meth:`treebook.core.tree.Tree.apply`)."""
         self._check_fitted()
         return self._tree_apply(self.tree_, self._encode(X))
 
@@ -379,22 +379,22 @@ class _TreeEstimatorBase:
         return total / s if s > 0 else total
 
     def to_graphviz(self, **kwargs):
-        """The fitted tree as a ``graphviz.Digraph`` (see :mod:`treebook.render`)."""
-        from .render import to_graphviz
+        """The fitted tree as a ``graphviz.Digraph`` (see :mod:`treebook.io.render`)."""
+        from ..io.render import to_graphviz
 
         self._check_fitted()
         return to_graphviz(self.tree_, **kwargs)
 
     def export_text(self, **kwargs) -> str:
-        from .render import export_text
+        from ..io.render import export_text
 
         self._check_fitted()
         return export_text(self.tree_, **kwargs)
 
     def to_json(self, *, indent: int | None = None) -> str:
         """The fitted model as a JSON text in treebook's versioned schema (see
-        :mod:`treebook.serialize`); :meth:`from_json` reads it back."""
-        from .serialize import to_json
+        :mod:`treebook.io.serialize`); :meth:`from_json` reads it back."""
+        from ..io.serialize import to_json
 
         return to_json(self, indent=indent)
 
@@ -402,7 +402,7 @@ class _TreeEstimatorBase:
     def from_json(cls, text):
         """The fitted model written by :meth:`to_json` (a ``TypeError`` if it is not a
         ``cls``)."""
-        from .serialize import from_json
+        from ..io.serialize import from_json
 
         est = from_json(text)
         if not isinstance(est, cls):
@@ -410,9 +410,9 @@ class _TreeEstimatorBase:
         return est
 
     def to_rules(self, **kwargs):
-        """One IF-THEN rule per leaf (see :func:`treebook.render.to_rules`); the THEN part
+        """One IF-THEN rule per leaf (see :func:`treebook.io.render.to_rules`); the THEN part
         names the target as ``y`` was named when fitted (a Series name), else ``class``."""
-        from .render import to_rules
+        from ..io.render import to_rules
 
         self._check_fitted()
         kwargs.setdefault("target_name", getattr(self, "target_name_", None) or

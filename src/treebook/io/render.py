@@ -1,4 +1,4 @@
-"""Output: a fitted :class:`~treebook.tree.Tree` as a drawing, as text and as rules.
+"""Output: a fitted :class:`~treebook.core.tree.Tree` as a drawing, as text and as rules.
 
 Three views of the same tree, all read from its flat arrays and metadata (feature names,
 category labels, class names), so they work for every learner and every node kind:
@@ -28,7 +28,7 @@ A case whose category has no branch at a node (a category never seen there in tr
 stops at that node and gets its class distribution; no rule describes such a case.
 
 Trees that route unknown values C4.5's way (a case goes down every branch with a
-fractional weight, :meth:`~treebook.tree.Tree.route` with ``missing="distribute"``) can
+fractional weight, :meth:`~treebook.core.tree.Tree.route` with ``missing="distribute"``) can
 show that routing in their rules: ``to_rules(tree, show_missing=True)`` appends to each
 condition the weight a case whose value is unknown carries into that branch, e.g.
 ``outlook = sunny (if unknown: ×0.385)``.
@@ -46,9 +46,9 @@ from typing import Any, Iterable
 import graphviz
 import numpy as np
 
-from .checks import check_depth_limit, check_tree, format_temporal, threshold_value
-from .splits import get_routing
-from .tree import NodeKind, Tree
+from ..core.checks import check_depth_limit, check_tree, format_temporal, threshold_value
+from ..core.splits import get_routing
+from ..core.tree import NodeKind, Tree
 
 __all__ = [
     "PALETTE",
@@ -198,8 +198,8 @@ def path_conditions(tree: Tree, node: int, *, unknown_shares: bool = False,
 
     With ``unknown_shares=True`` each condition carries the weight a case with an unknown
     value takes into its branch under the routing policy ``missing``
-    (:meth:`treebook.splits.Split.route`; C4.5's ``"distribute"``: the branch's share of
-    its parent's training weight), as :meth:`~treebook.tree.Tree.route` sends it.
+    (:meth:`treebook.core.splits.Split.route`; C4.5's ``"distribute"``: the branch's share of
+    its parent's training weight), as :meth:`~treebook.core.tree.Tree.route` sends it.
     """
     policy = get_routing(missing) if unknown_shares else None
     conds = []

@@ -70,7 +70,7 @@ class Criterion:
 
     def __call__(self, tables, check: bool = False):
         """A criterion called on contingency tables is its :meth:`table_score`, so it can
-        stand wherever a split measure of :mod:`treebook.impurity` is accepted."""
+        stand wherever a split measure of :mod:`treebook.core.impurity` is accepted."""
         return self.table_score(tables)
 
     def __repr__(self) -> str:
@@ -194,7 +194,7 @@ CRITERIA["log_loss"] = ENTROPY
 def register_criterion(criterion: Criterion) -> Criterion:
     """Add ``criterion`` to :data:`CRITERIA` under its ``name`` (replacing one of that name)."""
     if not isinstance(criterion, Criterion):
-        raise TypeError(f"criterion must be a treebook.criteria.Criterion; got {criterion!r}")
+        raise TypeError(f"criterion must be a treebook.core.criteria.Criterion; got {criterion!r}")
     if not isinstance(criterion.name, str) or not criterion.name:
         raise ValueError("criterion.name must be a non-empty string")
     CRITERIA[criterion.name] = criterion

@@ -3,7 +3,7 @@
 C4.5 scores a numeric attribute at a node from one sorted scan: the class weights left
 of every cut are prefix sums over the cases sorted by value (the readable
 :func:`treebook.c45.numeric_candidate` sorts the node's cases each time). The fast
-grower (:func:`treebook.c45_fast.grow_c45`) sorts each numeric column once, at the root,
+grower (:func:`treebook.growers.c45.grow_c45`) sorts each numeric column once, at the root,
 and hands every child its part of each sorted list. These kernels do the two jobs that
 takes, each as the plain loop it is (numba, ``cache=True``, ``nogil=True``, no
 ``parallel=True``, so sums are added in exactly the order written):
@@ -34,7 +34,7 @@ from numba import njit
 
 __all__ = ["scan_thresholds", "partition_sorted_lists", "numpy_sum", "FAN_CODE"]
 
-#: the branch code of a case that goes down every branch (``treebook.splits.FAN``)
+#: the branch code of a case that goes down every branch (``treebook.core.splits.FAN``)
 FAN_CODE = -2
 
 
@@ -230,7 +230,7 @@ def partition_sorted_lists(order, list_ptr, features, X, rows, go, n_branches, o
     ``go[p]`` is the branch (``0 … n_branches-1``) of the case at node position ``p``,
     ``FAN_CODE`` for a case that goes down every branch, or another negative code for one
     that stays at the node. Child ``b`` holds its branch's cases in the node's order,
-    then the fanned cases (as :func:`treebook.grow.grow_tree` builds it), so a case of
+    then the fanned cases (as :func:`treebook.growers.recursive.grow_tree` builds it), so a case of
     the branch with rank ``r`` sits at position ``r`` and a fanned case of rank ``r``
     among the fanned ones at ``count_b + r``. Where values tie, the branch's own cases
     therefore come first: within each run of equal values the kernel writes them, then

@@ -6,8 +6,8 @@ categorical features: if the cases at a node are all of one class, make a leaf;
 otherwise choose an attribute, split the cases by its values (one branch per value) and
 recurse on each branch. The choice of attribute is a function, by default
 :func:`best_attribute`: the largest conditional likelihood score
-(:func:`treebook.impurity.conditional_log_likelihood`, equal to ``-H(D|A)``), with an
-optional G-test stop (:func:`treebook.impurity.g_test_pvalue`).
+(:func:`treebook.core.impurity.conditional_log_likelihood`, equal to ``-H(D|A)``), with an
+optional G-test stop (:func:`treebook.core.impurity.g_test_pvalue`).
 
 A tree here is a class label (a leaf) or a :class:`Node`. The package's
 :class:`treebook.CLSClassifier` grows the same trees through the shared grower
@@ -21,7 +21,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from .impurity import conditional_log_likelihood, contingency_table, g_test_pvalue
+from ..core.impurity import conditional_log_likelihood, contingency_table, g_test_pvalue
 
 __all__ = ["Node", "best_attribute", "concept_learning_system", "classify", "tree_text"]
 

@@ -59,10 +59,10 @@ that the children form a tree in pre-order.
 ``i``'s feature takes; ``unseen_as_missing`` routes an unseen category the same way;
 ``surrogates`` is empty or one list per node, each surrogate split an object
 ``{"feature", "kind": "threshold" | "subset", "agreement", "adjusted", "threshold",
-"low_branch", "branch_of_code"}`` (:class:`treebook.splits.Surrogate`), tried in order
+"low_branch", "branch_of_code"}`` (:class:`treebook.core.splits.Surrogate`), tried in order
 before ``missing_go``. A document without the key reads as ``null``.
 
-An **encoder** (``{"type": "encoder", ...}``) is :class:`treebook.encoding.FeatureEncoder`:
+An **encoder** (``{"type": "encoder", ...}``) is :class:`treebook.core.encoding.FeatureEncoder`:
 ``names`` (the column names), ``categories`` (per column: the sorted category labels as a
 value, or ``null`` for a numeric column), ``from_pandas`` and ``temporal`` (per column
 ``"datetime64[ns]"``-like text or ``null``).
@@ -74,7 +74,7 @@ array; ``dtype`` ``"object"`` holds labels of mixed type, each itself a value),
 ``{"type": "tuple", "items": [...]}``, ``{"type": "dict", "items": [[key, value], ...]}``
 (keys of any scalar type), ``{"type": "scalar", "dtype": "int64", "value": 3}`` (a numpy
 scalar), ``{"type": "criterion", "name": "gini"}`` (a registered criterion) and
-``{"type": "callable", "name": "treebook.impurity.information_gain"}`` (a function of the
+``{"type": "callable", "name": "treebook.core.impurity.information_gain"}`` (a function of the
 package, such as a criterion argument). Anything else cannot be written: :func:`to_json`
 raises a ``TypeError`` naming the attribute.
 
@@ -99,7 +99,7 @@ SCHEMA_VERSION = 1
 FORMAT = "treebook-model"
 
 def _kind_codes():
-    from .tree import NodeKind
+    from ..core.tree import NodeKind
 
     names = {int(NodeKind.LEAF): "leaf", int(NodeKind.THRESHOLD): "threshold",
              int(NodeKind.MULTIWAY): "multiway", int(NodeKind.SUBSET): "subset"}
@@ -115,7 +115,7 @@ def _float_out(x: float):
 
 
 def _encode_value(v, where: str):
-    from .criteria import CRITERIA, Criterion
+    from ..core.criteria import CRITERIA, Criterion
 
     if v is None or isinstance(v, (bool, str)):
         return v
@@ -151,14 +151,14 @@ def _encode_value(v, where: str):
     if isinstance(v, Criterion):
         if CRITERIA.get(v.name) is not v:
             raise TypeError(f"{where}: criterion {v.name!r} is not registered in "
-                            "treebook.criteria.CRITERIA, so it cannot be named in JSON")
+                            "treebook.core.criteria.CRITERIA, so it cannot be named in JSON")
         return {"type": "criterion", "name": v.name}
     if callable(v) and getattr(v, "__module__", "").startswith("treebook"):
         name = f"{v.__module__}.{v.__qualname__}"
         if _resolve_callable(name) is v:
             return {"type": "callable", "name": name}
-    from .tree import Tree
-    from .encoding import FeatureEncoder
+    from ..core.tree import Tree
+    from ..core.encoding import FeatureEncoder
 
     if isinstance(v, Tree):
         return tree_to_dict(v)
@@ -168,7 +168,7 @@ def _encode_value(v, where: str):
                 "from_pandas": bool(v.from_pandas),
                 "temporal": [_encode_value(t, where) for t in v.temporal]}
     raise TypeError(f"{where}: a {type(v).__name__} cannot be written to JSON "
-                    "(see treebook.serialize for the types a model may hold)")
+                    "(see treebook.io.serialize for the types a model may hold)")
 
 
 def _resolve_callable(name: str):
@@ -248,7 +248,7 @@ def _decode_value(v, where: str):
             raise ValueError(f"{where}: a dict's items must be [key, value] pairs")
         return {_decode_value(k, where): _decode_value(x, where) for k, x in items}
     if t == "criterion":
-        from .criteria import get_criterion
+        from ..core.criteria import get_criterion
 
         return get_criterion(_need(v, "name", where, str))
     if t == "callable":
@@ -256,7 +256,7 @@ def _decode_value(v, where: str):
     if t == "tree":
         return tree_from_dict(v, where=where)
     if t == "encoder":
-        from .encoding import FeatureEncoder
+        from ..core.encoding import FeatureEncoder
 
         cats = [_decode_value(c, f"{where}.categories") for c in
                 _need(v, "categories", where, list)]
@@ -272,7 +272,7 @@ def _decode_value(v, where: str):
 
 # ----------------------------------------------------------------------------- trees
 def tree_to_dict(tree) -> dict:
-    """A :class:`treebook.tree.Tree` as the JSON-ready dict of the schema (``"type":
+    """A :class:`treebook.core.tree.Tree` as the JSON-ready dict of the schema (``"type":
     "tree"``, its nodes in pre-order; see the module docstring)."""
     names, _ = _kind_codes()
     nodes = []
@@ -326,8 +326,8 @@ def _missing_rule_from_dict(d, n_nodes, where):
     """The ``missing_go``, ``surrogates`` and ``unseen_as_missing`` fields of a Tree."""
     if d is None:
         return {}
-    from .splits import Surrogate
-    from .tree import NodeKind
+    from ..core.splits import Surrogate
+    from ..core.tree import NodeKind
 
     if not isinstance(d, dict):
         raise ValueError(f"{where}: expected an object or null, got {type(d).__name__}")
@@ -360,9 +360,9 @@ def _missing_rule_from_dict(d, n_nodes, where):
 
 
 def tree_from_dict(d: dict, where: str = "tree"):
-    """The :class:`treebook.tree.Tree` a :func:`tree_to_dict` dict describes, with its
+    """The :class:`treebook.core.tree.Tree` a :func:`tree_to_dict` dict describes, with its
     structure checked (a clear ``ValueError`` naming the node and key otherwise)."""
-    from .tree import Tree
+    from ..core.tree import Tree
 
     _, codes = _kind_codes()
     if _need(d, "type", where, str) != "tree":
@@ -448,8 +448,8 @@ def tree_from_dict(d: dict, where: str = "tree"):
 # ----------------------------------------------------------------------------- estimators
 def estimator_to_dict(estimator) -> dict:
     """The JSON-ready dict of a fitted estimator (the whole document of the schema)."""
-    from . import __version__
-    from .base import TreeEstimator
+    from .. import __version__
+    from ..core.base import TreeEstimator
 
     if not isinstance(estimator, TreeEstimator):
         raise TypeError(f"estimator must be a treebook estimator; got "
@@ -470,7 +470,7 @@ def estimator_to_dict(estimator) -> dict:
 
 def estimator_from_dict(doc: dict):
     """The fitted estimator an :func:`estimator_to_dict` dict describes."""
-    from .base import TreeEstimator
+    from ..core.base import TreeEstimator
 
     if not isinstance(doc, dict):
         raise ValueError(f"a treebook model is a JSON object; got {type(doc).__name__}")

@@ -1,6 +1,6 @@
 """The fast exact grower: all nodes of one depth split together, from one presort.
 
-The recursive grower (:func:`treebook.grow.grow_tree`) sorts the cases of every node for
+The recursive grower (:func:`treebook.growers.recursive.grow_tree`) sorts the cases of every node for
 every feature: ``O(n log n)`` per node and feature, and Python work per node. This grower
 does what SLIQ {cite}`mehta1996` and SPRINT {cite}`shafer1996` do with their *presorted
 attribute lists*, in numpy:
@@ -9,12 +9,12 @@ attribute lists*, in numpy:
    sorted by the feature's value, packing the row id, the value's dense rank and (two
    classes) the row's class (:func:`_presort`). The compiled scan's lists take half
    that: one ``uint32`` with the row id, a "new value starts here" bit, the ``close``
-   bit and the class (:func:`treebook.kernels.pack_list`).
+   bit and the class (:func:`treebook.kernels.cart.pack_list`).
 2. **Nodes as segments.** At every depth the open nodes' rows lie in each list as
    consecutive segments, the same segments for every feature, each sorted by value.
 3. **Score every cut of every node at once.** One cumulative sum of the class weights
    along a list, restarted at each segment, gives the left counts of every cut of every
-   node; :mod:`treebook.splits`' CART scores turn them into scores; a segmented maximum
+   node; :mod:`treebook.core.splits`' CART scores turn them into scores; a segmented maximum
    (``np.maximum.reduceat``) picks each node's best cut. The Python loop runs over
    features and depths, never over nodes or rows.
 4. **Stable partition.** Each node sends its rows left or right. The left rows of a
@@ -45,7 +45,7 @@ usual score) and on the left, and the cut after the last known value is the spli
 
 **Engines.** ``engine="numpy"`` is the reference: every step above in whole-array numpy
 operations. ``engine="compiled"`` (the default) runs the scan, the subset search and the
-partition as the loops of :mod:`treebook.kernels` (chapter 8), which add the same numbers
+partition as the loops of :mod:`treebook.kernels.cart` (chapter 8), which add the same numbers
 in the same order, so both engines build the same tree bit for bit.
 
 Indices are ``intp`` wherever an array indexes another: numpy converts a narrower index
@@ -59,10 +59,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import kernels
-from .criteria import GINI, SQUARED_ERROR, get_criterion
-from .feature_draw import features_to_consider, node_permutation
-from .splits import (
+from ..kernels import cart as kernels
+from ..core.criteria import GINI, SQUARED_ERROR, get_criterion
+from ..core.feature_draw import features_to_consider, node_permutation
+from ..core.splits import (
     FEATURE_THRESHOLD,
     IMPURITY_TOLERANCE,
     midpoint_threshold,
@@ -70,7 +70,7 @@ from .splits import (
     summaries_from_sums,
     tie_floor,
 )
-from .tree import NodeKind, Tree, apply_binary
+from ..core.tree import NodeKind, Tree, apply_binary
 
 __all__ = ["grow_levelwise", "apply_binary", "node_summaries"]
 
@@ -149,7 +149,7 @@ class _Nodes:
 
     def tree(self, is_regression: bool, metadata: dict) -> Tree:
         """Renumber in depth-first pre-order (left before right) and freeze, with the
-        same arrays and dtypes as :meth:`treebook.tree.TreeBuilder.build`. Call once."""
+        same arrays and dtypes as :meth:`treebook.core.tree.TreeBuilder.build`. Call once."""
         N = self.count
         left = np.full(N, -1, dtype=np.int64)  # left child (the right one is left + 1)
         if self.split_ids:
@@ -215,8 +215,8 @@ class _Nodes:
 
 def _child_summaries(alive, n_alive: int, node_of_row, go_right, has_cut, data: _Data,
                      J: int):
-    """The children's statistics of one level (:func:`treebook.splits.node_summaries`'s
-    numbers) by :func:`treebook.kernels.child_sums`, which also drops the rows of nodes
+    """The children's statistics of one level (:func:`treebook.core.splits.node_summaries`'s
+    numbers) by :func:`treebook.kernels.cart.child_sums`, which also drops the rows of nodes
     without a cut from ``alive[:n_alive]``, in place."""
     K = data.K
     counts = np.zeros(2 * J, dtype=np.int64)
@@ -256,7 +256,7 @@ def _presort(X, y, ybits, columns=None, missing_rank=None, packed=False):
     With two classes the class rides along (``ybits = 1``), so no level gathers it.
 
     ``packed=True`` (the compiled scan): half the memory, one ``uint32`` per row,
-    ``(row << 3) | (new << 2) | (close << 1) | class`` (:func:`treebook.kernels.pack_list`:
+    ``(row << 3) | (new << 2) | (close << 1) | class`` (:func:`treebook.kernels.cart.pack_list`:
     ``new`` marks the first row of each value, so equal values need no rank), and no
     ``reach`` (after a ``close`` value the scan compares the two values themselves).
     """
@@ -340,7 +340,7 @@ class _Data:
     K: int
     ybits: int          # 1 when the class rides in the attribute lists (two classes)
     msl: int            # min_samples_leaf
-    crit: object        # the criterion (treebook.criteria)
+    crit: object        # the criterion (treebook.core.criteria)
     mwl: float = 0.0    # min_weight_leaf: the least weight of a child
     X: np.ndarray | None = None  # the features (the packed scan compares close values)
     compiled_subsets: bool = False  # categorical columns by kernels.scan_subsets
@@ -583,7 +583,7 @@ def _keep_best_missing(score, score_left, last, f: int, level: _Level, best_val,
 def _features_per_node(X, lists, level: _Level, k: int, seed: int, columns, rows,
                        categorical) -> np.ndarray:
     """``(J, m)`` mask: the features each open node may split on under ``max_features=k``
-    (:mod:`treebook.feature_draw`; a node's draw depends on its set of rows only).
+    (:mod:`treebook.core.feature_draw`; a node's draw depends on its set of rows only).
     ``columns[f]``: feature ``f``'s attribute list (numeric), ``rows``: every open node's
     rows, or None."""
     starts, seg_len = level.starts, level.seg_len
@@ -610,7 +610,7 @@ def _features_per_node(X, lists, level: _Level, k: int, seed: int, columns, rows
 
 
 def _scan_compiled(P, reach_f, f, level: _Level, data: _Data, allowed_f, best, scratch):
-    """Score and choose step for one numeric feature with :func:`treebook.kernels.scan_feature`
+    """Score and choose step for one numeric feature with :func:`treebook.kernels.cart.scan_feature`
     (Gini or squared error): the same numbers as :func:`_cut_scores` + :func:`_keep_best`."""
     kernels.scan_feature(
         P, data.ybits == 1, level.starts, level.seg_len,
@@ -625,7 +625,7 @@ def _scan_compiled(P, reach_f, f, level: _Level, data: _Data, allowed_f, best, s
 def _scan_compiled_missing(P, reach_f, missing_rank, x_f, f, level: _Level, data: _Data,
                            allowed_f, best, best_go, scratch):
     """:func:`_scan_compiled` for a column with missing values, with
-    :func:`treebook.kernels.scan_feature_missing`: the numbers of :func:`_cut_scores` +
+    :func:`treebook.kernels.cart.scan_feature_missing`: the numbers of :func:`_cut_scores` +
     :func:`_keep_best_missing`."""
     close_ranks, first_far = reach_f if reach_f is not None else (_NO_RANKS, _NO_RANKS)
     if len(scratch) == 3:  # the second score list and two class vectors, made once
@@ -909,7 +909,7 @@ def grow_levelwise(
     """Grow a CART tree level by level (see the module docstring).
 
     Parameters are CART's (:class:`treebook.cart.CARTClassifier`); ``criterion`` is a
-    name in :data:`treebook.criteria.CRITERIA` or a criterion (default ``"gini"``, or
+    name in :data:`treebook.core.criteria.CRITERIA` or a criterion (default ``"gini"``, or
     ``"squared_error"`` when ``n_classes=0`` means regression). Rows with zero weight take no part, as in
     scikit-learn. A node is a leaf when its depth is ``max_depth``, it has fewer than
     ``max(min_samples_split, 2·min_samples_leaf)`` rows, its impurity is
@@ -923,9 +923,9 @@ def grow_levelwise(
     subset search, :func:`treebook.cart._subset_candidates`, which
     :func:`treebook.cart.grow_cart` passes), on its rows in increasing order, so the
     split is the recursive grower's; the compiled engine runs the same search in
-    :func:`treebook.kernels.scan_subsets` (Gini and squared error, fewer than 8 classes;
+    :func:`treebook.kernels.cart.scan_subsets` (Gini and squared error, fewer than 8 classes;
     every subset up to ``max_exhaustive_categories`` present categories). ``engine="compiled"`` scores Gini and squared-error
-    cuts and partitions the lists with :mod:`treebook.kernels`; ``"numpy"`` is the
+    cuts and partitions the lists with :mod:`treebook.kernels.cart`; ``"numpy"`` is the
     reference, in array operations only; both build the same tree bit for bit.
 
     ``missing="learn"`` accepts missing values (NaN) with scikit-learn's rule (as
