@@ -1,8 +1,6 @@
-"""Argument checks shared by the output and pruning functions (issue 12).
+"""Argument checks shared by the measures, the output and the pruning functions (issue 12).
 
-Every public function that takes a fitted :class:`~treebook.core.tree.Tree` checks it with
-:func:`check_tree`, so that passing ``None``, an estimator or anything else gives a
-``TypeError`` naming the argument instead of an ``AttributeError`` from deep inside.
+(A fitted tree is checked by :func:`treebook.core.tree.check_tree`, beside the class.)
 :func:`threshold_value` turns a threshold on a date or duration feature (kept as float
 nanoseconds) back into a :class:`pandas.Timestamp` / :class:`pandas.Timedelta` for display.
 """
@@ -13,21 +11,7 @@ import numbers
 
 import numpy as np
 
-__all__ = ["check_tree", "check_depth_limit", "check_label_types", "threshold_value"]
-
-
-def check_tree(tree, name: str = "tree"):
-    """``tree`` if it is a :class:`~treebook.core.tree.Tree`, else a ``TypeError`` naming it
-    (with a hint when it is a fitted estimator, whose tree is ``estimator.tree_``)."""
-    from .tree import Tree
-
-    if isinstance(tree, Tree):
-        return tree
-    hint = ""
-    if hasattr(tree, "fit") and hasattr(tree, "get_params"):
-        hint = (f"; pass the estimator's fitted tree, {name}=estimator.tree_ (or call the "
-                "estimator's own method)")
-    raise TypeError(f"{name} must be a treebook.core.tree.Tree; got {type(tree).__name__}{hint}")
+__all__ = ["check_depth_limit", "check_label_types", "threshold_value", "format_temporal"]
 
 
 def check_depth_limit(max_depth, name: str = "max_depth"):

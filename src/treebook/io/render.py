@@ -46,9 +46,9 @@ from typing import Any, Iterable
 import graphviz
 import numpy as np
 
-from ..core.checks import check_depth_limit, check_tree, format_temporal, threshold_value
+from ..core.checks import check_depth_limit, format_temporal, threshold_value
 from ..core.splits import get_routing
-from ..core.tree import NodeKind, Tree
+from ..core.tree import NodeKind, Tree, check_tree
 
 __all__ = [
     "PALETTE",
