@@ -145,9 +145,10 @@ def run_cv(datasets=DATASETS, *, depths=(1, 2, 3), outer=5, inner=3, time_limit=
         X, y = load_dataset(name)
         t0 = time.perf_counter()
         outer_cv = StratifiedKFold(outer, shuffle=True, random_state=0)
-        for fold, (tr, te) in enumerate(outer_cv.split(X, y)):
+        for fold, (tr, te) in enumerate(outer_cv.split(X, y.astype(str))):
             Xtr, ytr = X.iloc[tr], y.iloc[tr]
-            inner_cv = list(StratifiedKFold(inner, shuffle=True, random_state=1).split(Xtr, ytr))
+            inner_cv = list(StratifiedKFold(inner, shuffle=True, random_state=1).split(
+                Xtr, ytr.astype(str)))
             for learner, make in learners.items():
                 errs = {}
                 proved = True

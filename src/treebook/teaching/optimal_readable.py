@@ -28,10 +28,10 @@ __all__ = ["leaf_costs", "best_split", "best_tree"]
 def leaf_costs(problem, counts):
     """``C(D) + α'`` of leaves with class weights ``counts`` ``(..., K)``: the weight
     misclassified, ``|D|·Gini``, ``|D|·H`` (bits) or C4.5's ``N·U_CF(E, N)``."""
-    counts = np.asarray(counts, dtype=float)
+    counts = np.maximum(np.asarray(counts, dtype=float), 0.0)  # no -0.0 from subtractions
     W = counts.sum(axis=-1)
     if problem.objective == "pessimistic":
-        errors = W - counts.max(axis=-1)
+        errors = np.clip(W - counts.max(axis=-1), 0.0, W)
         cost = estimated_errors(np.maximum(W, 1e-300), errors, problem.confidence)
         cost = np.where(W > 0, cost, 0.0)
     else:
