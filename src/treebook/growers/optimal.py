@@ -262,9 +262,10 @@ class _Search:
         C = order.shape[0]
         best, sol = leaf, None
         target = min(target, leaf)
-        step = 1 if interruptible else C
+        # root columns a few at a time, so that the time limit is checked between calls
+        step = 1 if interruptible else 16
         for c0 in range(0, C, step):
-            if interruptible and self._late():
+            if self._late():
                 return best, sol, min(best, target, 2 * p.alpha)
             out = self.out
             K.depth_two(order, p.rank, p.y, p.w, p.n_classes, *p.kernel_args, lam,
