@@ -19,15 +19,14 @@ import importlib.util
 from pathlib import Path
 
 import numpy as np
+import pycontree  # pinned in requirements.txt: a missing oracle fails, never skips
+import pystreed
 import pytest
 
 from treebook import CARTClassifier, OptimalTreeClassifier
 from treebook.kernels.optimal import leaf_cost
 from treebook.prune.cost_complexity import node_risk
 from treebook.prune.error_based import confidence_z
-
-pycontree = pytest.importorskip("pycontree", reason="pycontree is pinned in requirements.txt")
-pystreed = pytest.importorskip("pystreed", reason="pystreed is pinned in requirements.txt")
 
 ROOT = Path(__file__).resolve().parents[2]
 
