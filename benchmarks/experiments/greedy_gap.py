@@ -211,11 +211,20 @@ def run_time(ns=(50, 100, 200, 400, 569), depths=(2, 3, 4), *, time_limit=30.0,
 
 # ------------------------------------------------------------------------ files
 def _commit() -> str:
+    """The commit of the code this process runs, read when the script starts (a commit
+    made while it runs is not the code it ran); ``-dirty`` when the package or this
+    script had uncommitted changes."""
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                               text=True, check=True, cwd=HERE).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "../../src", "."],
+                               capture_output=True, text=True, check=True, cwd=HERE).stdout
+        return head + ("-dirty" if dirty.strip() else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
+
+
+COMMIT = _commit()
 
 
 def write_csv(frame: pd.DataFrame, path: str, command: str, load_before) -> None:
@@ -224,7 +233,7 @@ def write_csv(frame: pd.DataFrame, path: str, command: str, load_before) -> None
     date = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     after = os.getloadavg()
     with open(path, "w", encoding="utf-8") as fh:
-        fh.write(f"# command: {command}\n# commit: {_commit()}\n# date: {date}\n"
+        fh.write(f"# command: {command}\n# commit: {COMMIT}\n# date: {date}\n"
                  f"# load average: {' '.join(f'{x:.2f}' for x in load_before)} (before), "
                  f"{' '.join(f'{x:.2f}' for x in after)} (after)\n")
         frame.to_csv(fh, index=False)
