@@ -40,7 +40,12 @@ solved depth first with
 * **MurTree's depth-two special case**: a subproblem of depth two is solved by
   :func:`treebook.kernels.optimal.depth_two` (compiled), one pass per root cut;
 * a **time limit**: past it the search stops and returns its incumbent with a lower
-  bound on the optimum (``lower_bound ≤ OPT ≤ cost``).
+  bound on the optimum (``lower_bound ≤ OPT ≤ cost``). The clock is read between cuts
+  and between compiled calls (a depth-two subproblem scans its root columns 16 at a time,
+  one at a time at the root), so one call can overrun the limit, most with the
+  pessimistic objective, which has no similarity bound. The bound of a stopped search is
+  weak: every root cut it has not reached counts at its trivial bound (two leaves,
+  ``2α'``), so it is usually 0 without ``ccp_alpha``.
 """
 
 from __future__ import annotations
