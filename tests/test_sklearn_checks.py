@@ -10,10 +10,11 @@ import warnings
 
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from treebook import C45Classifier, CARTClassifier, CARTRegressor, CLSClassifier, ID3Classifier
+from treebook import (C45Classifier, CARTClassifier, CARTRegressor, CLSClassifier, ID3Classifier,
+                      OptimalTreeClassifier)
 
 ESTIMATORS = [ID3Classifier(), C45Classifier(), CARTClassifier(), CARTRegressor(),
-              CLSClassifier()]
+              CLSClassifier(), OptimalTreeClassifier(max_depth=2)]
 
 #: (learner, check) → why the check contradicts the learner. Nothing else may fail.
 EXPECTED_FAILURES = {

@@ -21,9 +21,11 @@ from .id3 import ID3Classifier
 from .c45 import C45Classifier
 from .cls import CLSClassifier
 from .cart import CARTClassifier, CARTRegressor
+from .optimal import OptimalTreeClassifier
 
 __all__ = [
     "ID3Classifier", "C45Classifier", "CARTClassifier", "CARTRegressor", "CLSClassifier",
+    "OptimalTreeClassifier",
     "Tree", "entropy", "conditional_entropy", "information_gain", "split_information",
     "gain_ratio", "gini", "gini_index", "gini_gain", "misclassification_error", "variance",
 ]
