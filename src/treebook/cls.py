@@ -37,7 +37,6 @@ to compare criteria on equal terms, everything else held fixed.
 
 from __future__ import annotations
 
-import inspect
 from functools import partial
 from typing import Callable
 
@@ -247,9 +246,10 @@ class CLSClassifier(_SharedGrowerMixin, DecisionTreeClassifierBase):
                  grower="levelwise"):
         # The parameter ``score`` shares its name with the method ``score(X, y)`` that
         # every learner has; an attribute of that name would hide the method. Its value
-        # is therefore kept as ``split_score``, and get_params / set_params / repr
-        # translate, so ``CLSClassifier(score=...)``, ``get_params()["score"]`` and
-        # ``clf.score(X, y)`` all work.
+        # is therefore kept as ``split_score``, and get_params / set_params translate
+        # (scikit-learn's repr, clone and HTML display read get_params), so
+        # ``CLSClassifier(score=...)``, ``get_params()["score"]`` and ``clf.score(X, y)``
+        # all work.
         self.split_score = score
         self.significance = significance
         self.max_depth = max_depth
@@ -275,14 +275,6 @@ class CLSClassifier(_SharedGrowerMixin, DecisionTreeClassifierBase):
         except (TypeError, ValueError) as exc:
             # report the parameter by the name the caller used
             raise type(exc)(str(exc).replace("split_score", "score")) from None
-
-    def __repr__(self):
-        defaults = {k: p.default for k, p in inspect.signature(type(self).__init__)
-                    .parameters.items() if k != "self"}
-        params = self.get_params()
-        changed = [f"{k}={params[k]!r}" for k, d in defaults.items()
-                   if params[k] is not d and params[k] != d]
-        return f"{type(self).__name__}({', '.join(changed)})"
 
     # ------------------------------------------------------------------ growing
     def _positive_index(self) -> int:
