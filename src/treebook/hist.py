@@ -77,6 +77,7 @@ from numba import njit
 
 from .base import (DecisionTreeClassifierBase, DecisionTreeRegressorBase, Interval,
                    Options, Registered, validate_params)
+from .checks import require_optional
 from .criteria import Criterion, criterion_names, get_criterion
 from .cart import (learn_split_of_sums, missing_rule_of_tree, subset_masks,
                    subset_split_of_stats)
@@ -628,8 +629,8 @@ def _dask_blocks(X, y, w):
     Returns ``(blocks, names, from_pandas, categories)``: ``categories[f]`` the labels of
     a categorical column (a pandas ``category`` dtype with known categories; its codes
     are the bins), None for a numeric one."""
-    import dask
-    import dask.array as da
+    dask = require_optional("dask", _DASK_NEEDED_BY)
+    da = require_optional("dask.array", _DASK_NEEDED_BY)
 
     if isinstance(X, da.Array):
         if X.ndim != 2 or len(X.chunks[1]) != 1:
@@ -731,7 +732,7 @@ def _block_histogram(block, mapper, classes, table, n_slots, n_bins, n_classes):
 
 
 def _delayed_tree_sum(parts, combine):
-    import dask
+    dask = require_optional("dask", _DASK_NEEDED_BY)
 
     return tree_sum(parts, combine=lambda a, b: dask.delayed(combine)(a, b))
 
@@ -801,7 +802,7 @@ class _HistMixin:
         return super().fit(X, y, sample_weight)
 
     def _fit_dask(self, X, y, sample_weight):
-        import dask
+        dask = require_optional("dask", _DASK_NEEDED_BY)
 
         self._validate_params()
         blocks, names, from_pandas, categories = _dask_blocks(X, y, sample_weight)
@@ -837,6 +838,9 @@ class _HistMixin:
         tree = grow_hist(level, mapper, n_classes=n_classes, metadata=meta,
                          on_level=self._record_level, **self._grow_params())
         return self._set_tree(tree)
+
+
+_DASK_NEEDED_BY = "fitting on a Dask collection"
 
 
 def _is_dask(X) -> bool:

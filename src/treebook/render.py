@@ -43,10 +43,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-import graphviz
+import functools
+
 import numpy as np
 
-from .checks import check_depth_limit, check_tree, format_temporal, threshold_value
+from .checks import (check_depth_limit, check_tree, format_temporal, require_optional,
+                     threshold_value)
 from .splits import get_routing
 from .tree import NodeKind, Tree
 
@@ -410,31 +412,49 @@ def inline_svg(svg: str, css_class: str = "tb-tree") -> str:
     return svg
 
 
-class TreeGraph(graphviz.Digraph):
-    """A ``graphviz.Digraph`` that also displays as inline SVG (``text/html``).
+@functools.cache
+def _tree_graph_class():
+    """The class :class:`TreeGraph`, made on first use: it extends ``graphviz.Digraph``,
+    and the Python package graphviz is optional (``treebook[plot]``), so text and rules
+    work without it."""
+    graphviz = require_optional("graphviz", "drawing a tree (to_graphviz, TreeGraph)")
 
-    Jupyter shows Graphviz objects as ``image/svg+xml``; the built book turns that into an
-    ``<img>`` of a file. The ``text/html`` entry added here is the same SVG inline in the
-    page, which the book is configured to prefer: crisp at any zoom, text selectable.
-    """
+    class TreeGraph(graphviz.Digraph):
+        """A ``graphviz.Digraph`` that also displays as inline SVG (``text/html``).
 
-    def to_svg(self) -> str:
-        """The drawing as inline SVG markup (see :func:`inline_svg`)."""
-        return inline_svg(self.pipe(format="svg", encoding="utf-8"))
+        Jupyter shows Graphviz objects as ``image/svg+xml``; the built book turns that into
+        an ``<img>`` of a file. The ``text/html`` entry added here is the same SVG inline in
+        the page, which the book is configured to prefer: crisp at any zoom, text
+        selectable.
+        """
 
-    def to_html(self) -> str:
-        return f'<div class="tb-tree-drawing">{self.to_svg()}</div>'
+        def to_svg(self) -> str:
+            """The drawing as inline SVG markup (see :func:`inline_svg`)."""
+            return inline_svg(self.pipe(format="svg", encoding="utf-8"))
 
-    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
-        svg = self.pipe(format="svg", encoding="utf-8")
-        bundle = {"image/svg+xml": svg,
-                  "text/html": f'<div class="tb-tree-drawing">{inline_svg(svg)}</div>',
-                  "text/plain": f"<tree drawing: {self.name or 'Digraph'}>"}
-        if include is not None:
-            bundle = {k: v for k, v in bundle.items() if k in set(include)}
-        for k in exclude or ():
-            bundle.pop(k, None)
-        return bundle
+        def to_html(self) -> str:
+            return f'<div class="tb-tree-drawing">{self.to_svg()}</div>'
+
+        def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+            svg = self.pipe(format="svg", encoding="utf-8")
+            bundle = {"image/svg+xml": svg,
+                      "text/html": f'<div class="tb-tree-drawing">{inline_svg(svg)}</div>',
+                      "text/plain": f"<tree drawing: {self.name or 'Digraph'}>"}
+            if include is not None:
+                bundle = {k: v for k, v in bundle.items() if k in set(include)}
+            for k in exclude or ():
+                bundle.pop(k, None)
+            return bundle
+
+    TreeGraph.__module__, TreeGraph.__qualname__ = __name__, "TreeGraph"
+    return TreeGraph
+
+
+def __getattr__(name: str):
+    # ``treebook.render.TreeGraph`` (and pickles of its instances) find the class
+    if name == "TreeGraph":
+        return _tree_graph_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _tint(hex_colour: str, amount: float) -> str:
@@ -459,7 +479,7 @@ def _distribution_lines(tree: Tree, node: int, per_line: int = 3) -> list[str]:
 
 def to_graphviz(tree: Tree, *, max_depth: int | None = None, highlight: Iterable[int] = (),
                 class_colors: dict | None = None, rankdir: str = "TB",
-                precision: int = 3, name: str = "tree") -> TreeGraph:
+                precision: int = 3, name: str = "tree") -> "TreeGraph":
     """Draw ``tree`` with Graphviz.
 
     Parameters
@@ -475,7 +495,7 @@ def to_graphviz(tree: Tree, *, max_depth: int | None = None, highlight: Iterable
         raise ValueError(f"rankdir must be 'TB' or 'LR'; got {rankdir!r}")
     max_depth = check_depth_limit(max_depth)
     hl = {int(i) for i in np.asarray(list(highlight), dtype=np.int64).ravel()}
-    g = TreeGraph(name=name)
+    g = _tree_graph_class()(name=name)
     g.attr("graph", rankdir=rankdir, ranksep="0.3", nodesep="0.2", margin="0.05",
            fontname=_FONT)
     g.attr("node", shape="box", style="rounded,filled", fontname=_FONT, fontsize="11",

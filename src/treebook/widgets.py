@@ -36,14 +36,17 @@ import itertools
 import json
 from typing import Any, Callable, Sequence
 
-import ipywidgets
 import numpy as np
 
 from .base import Interval, validate_params
+from .checks import require_optional
 from .prune.error_based import CONFIDENCE
 from .render import PALETTE, to_graphviz
 
 __all__ = ["FrameSlider", "depth_explorer", "line_chart_svg"]
+
+# the sliders are ipywidgets objects: this whole module needs the extra treebook[widgets]
+ipywidgets = require_optional("ipywidgets", "treebook.widgets (sliders in Jupyter)")
 
 _ids = itertools.count()
 
