@@ -27,8 +27,8 @@ import numpy as np
 import pandas as pd
 
 import treebook
-from treebook import impurity as imp
-from treebook import render
+from treebook.core import impurity as imp
+from treebook.io import render
 
 CLASSIFIERS = ["ID3Classifier", "C45Classifier", "CARTClassifier", "CLSClassifier"]
 REGRESSORS = ["CARTRegressor"]
@@ -379,7 +379,7 @@ probe("prune_error_based(confidence=2)", names=("confidence",))(
     lambda: prune_error_based(_tree, subtree_raising=False, confidence=2.0))
 
 # ------------------------------------------------------------------ explorers
-from treebook import widgets  # noqa: E402
+from treebook.io import widgets  # noqa: E402
 
 probe("depth_explorer(None, ...)", names=("estimator",))(
     lambda: widgets.depth_explorer(None, XNUM, YCLS, XNUM, YCLS))

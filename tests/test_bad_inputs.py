@@ -28,8 +28,8 @@ from hypothesis import strategies as st
 from sklearn.exceptions import NotFittedError
 
 import treebook
-from treebook import impurity as imp
-from treebook import render, widgets
+from treebook.core import impurity as imp
+from treebook.io import render; from treebook.io import widgets
 from treebook.prune.cost_complexity import cost_complexity_path, prune_ccp
 from treebook.prune.error_based import prune_error_based
 from treebook.prune.pessimistic import prune_pessimistic

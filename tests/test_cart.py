@@ -29,8 +29,8 @@ from tree_invariants import assert_tree_invariants
 from treebook import CARTClassifier, CARTRegressor
 from treebook.cart import naive_best_threshold
 from treebook.datasets import load_loan
-from treebook.impurity import gini_index
-from treebook.tree import NodeKind
+from treebook.core.impurity import gini_index
+from treebook.core.tree import NodeKind
 
 PROPS = settings(max_examples=40, deadline=None)
 

@@ -180,7 +180,7 @@ def test_categorical_and_missing_equal_exact_cart(missing, params):
 
 
 def test_categorical_splits_are_subsets_and_missing_learns_its_side():
-    from treebook.tree import NodeKind
+    from treebook.core.tree import NodeKind
 
     frame, y2, *_ = _mixed_frame(600, 11, 0.12)
     h = HistCARTClassifier(max_bins=16).fit(frame, y2)

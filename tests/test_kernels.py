@@ -1,8 +1,8 @@
 """The compiled kernels build the numpy reference's trees, bit for bit, on every shape.
 
-:mod:`treebook.kernels` re-writes three inner loops of the level-wise grower (the scan of
+:mod:`treebook.kernels.cart` re-writes three inner loops of the level-wise grower (the scan of
 one attribute list, its partition, the prediction walk) as compiled loops; the numpy
-versions (``engine="numpy"``, :func:`treebook.tree.apply_binary`) stay the definition.
+versions (``engine="numpy"``, :func:`treebook.core.tree.apply_binary`) stay the definition.
 Both add the same numbers in the same order, so every array of the tree must be equal:
 two and K classes, regression, fractional weights, ``max_features``, ``min_samples_leaf``,
 ``min_weight_fraction_leaf``, and categorical columns (where the level-wise grower must
@@ -23,8 +23,8 @@ from tree_invariants import assert_tree_invariants
 from treebook import CARTClassifier, CARTRegressor
 from treebook.cart import (MAX_EXHAUSTIVE_CATEGORIES, _learn_candidates, _subset_candidates,
                            grow_cart)
-from treebook.levelwise import grow_levelwise
-from treebook.tree import apply_binary
+from treebook.growers.levelwise import grow_levelwise
+from treebook.core.tree import apply_binary
 
 FIELDS = ("kind", "feature", "threshold", "children_ptr", "children", "code_ptr",
           "branch_of_code", "parent", "depth", "value", "weighted_n", "n_samples", "impurity")

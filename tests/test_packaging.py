@@ -21,7 +21,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 import treebook
-from treebook.checks import OPTIONAL_DEPENDENCIES
+from treebook.core.checks import OPTIONAL_DEPENDENCIES
 
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
@@ -94,7 +94,7 @@ ABSENT_CASES = {
                  "to_graphviz"),
     "matplotlib": ("import pandas as pd\nfrom treebook.prune.compare import cd_diagram\n"
                    "cd_diagram(pd.Series({'a': 1.0, 'b': 2.0}), cd=0.5)", "cd_diagram"),
-    "ipywidgets": ("import treebook.widgets", "treebook.widgets"),
+    "ipywidgets": ("import treebook.io.widgets", "treebook.io.widgets"),
     "dask": ("import numpy as np\nfrom treebook.hist import HistCARTClassifier\n"
              "Fake = type('Array', (), {'__module__': 'dask.array.core'})\n"
              "HistCARTClassifier().fit(Fake(), np.zeros(3))", "Dask"),

@@ -1,4 +1,4 @@
-"""JSON export and import (treebook.serialize): round trips, versions, malformed input."""
+"""JSON export and import (treebook.io.serialize): round trips, versions, malformed input."""
 
 import json
 import pickle
@@ -11,8 +11,8 @@ from sklearn.datasets import load_diabetes, load_iris
 from treebook import (C45Classifier, CARTClassifier, CARTRegressor, CLSClassifier,
                       ID3Classifier)
 from treebook import datasets
-from treebook.serialize import SCHEMA_VERSION, from_json, to_json
-from treebook.tree import NodeKind
+from treebook.io.serialize import SCHEMA_VERSION, from_json, to_json
+from treebook.core.tree import NodeKind
 
 LEARNERS = [ID3Classifier, C45Classifier, CLSClassifier, CARTClassifier]
 
@@ -113,7 +113,7 @@ def test_a_newer_schema_is_refused():
     (lambda d: d.pop("fitted"), r"missing the key 'fitted'"),
     (lambda d: d.update(format="other"), r"not a treebook model"),
     (lambda d: d.update(estimator="os.system"), r"outside the treebook package"),
-    (lambda d: d.update(estimator="treebook.tree.Tree"), r"not a treebook estimator"),
+    (lambda d: d.update(estimator="treebook.core.tree.Tree"), r"not a treebook estimator"),
     (lambda d: d["fitted"]["tree_"]["nodes"][0].update(kind="oblique"),
      r"nodes\[0\]: kind must be one of"),
     (lambda d: d["fitted"]["tree_"]["nodes"][0].pop("children"),
@@ -174,7 +174,7 @@ def test_cart_missing_value_rule_survives_the_round_trip(missing):
     # CART's prediction-time rule for NaN (missing_go, surrogates) is part of the model:
     # without it a loaded tree sends missing values elsewhere and predicts differently
     from treebook import CARTClassifier
-    from treebook.serialize import from_json
+    from treebook.io.serialize import from_json
 
     rng = np.random.default_rng(0)
     X = rng.normal(size=(400, 4))

@@ -4,7 +4,7 @@ The learners and the measures readers call most are re-exported here.
 """
 
 from ._version import __version__
-from .impurity import (
+from .core.impurity import (
     conditional_entropy,
     entropy,
     gain_ratio,
@@ -16,7 +16,7 @@ from .impurity import (
     split_information,
     variance,
 )
-from .tree import Tree
+from .core.tree import Tree
 from .id3 import ID3Classifier
 from .c45 import C45Classifier
 from .cls import CLSClassifier

@@ -16,7 +16,7 @@ ones, ``F = |D_k| / |D|`` the known fraction.
   consecutive sorted known values (more than ``1e-5`` apart); each side must hold at
   least ``minSplit = clip(0.1 · |D_k| / K, M, 25)`` of the weight (C4.5's MINOBJS rule,
   ``K`` the number of classes, ``M = min_samples_leaf``). The best cut maximises the gain
-  over one sorted scan with prefix sums (:func:`treebook.splits.threshold_tables`). The
+  over one sorted scan with prefix sums (:func:`treebook.core.splits.threshold_tables`). The
   MDL correction of release 8 (Quinlan 1996) then charges the choice among the
   ``N_cuts`` admissible cuts: ``g ← g - log2(N_cuts) / |D|``. The reported threshold
   is the largest training value not above the midpoint of the chosen cut.
@@ -31,10 +31,10 @@ ones, ``F = |D_k| / |D|`` the known fraction.
   training errors are not below its root's (as a leaf) collapses to a leaf
   (:func:`collapse`).
 * **Unknown values** go down every branch with weight ``|D_v^known| / |D_k|``, one rule
-  (:class:`treebook.splits.FractionalRouting`) applied in fit (by
-  :func:`treebook.grow.grow_tree`), in predict (by :meth:`treebook.tree.Tree.route`) and
+  (:class:`treebook.core.splits.FractionalRouting`) applied in fit (by
+  :func:`treebook.growers.recursive.grow_tree`), in predict (by :meth:`treebook.core.tree.Tree.route`) and
   in subtree raising, so all class counts are weighted. ``missing=`` names another
-  registered routing policy (:func:`treebook.splits.register_routing`).
+  registered routing policy (:func:`treebook.core.splits.register_routing`).
 * **Pruning**: error-based (:mod:`treebook.prune.error_based`, C4.5's default, with
   subtree raising) or pessimistic (:mod:`treebook.prune.pessimistic`, Quinlan 1987).
 """
@@ -45,15 +45,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from . import impurity as imp
-from .base import DecisionTreeClassifierBase, Interval, Options, Registered, validate_params
-from .encoding import FeatureEncoder, check_sample_weight, encode_labels
-from .grow import grow_tree
+from .core import impurity as imp
+from .core.base import DecisionTreeClassifierBase, Interval, Options, Registered, validate_params
+from .core.encoding import FeatureEncoder, check_sample_weight, encode_labels
+from .growers.recursive import grow_tree
 from .prune.error_based import CONFIDENCE, prune_error_based
 from .prune.pessimistic import prune_pessimistic
-from .splits import (ROUTING_POLICIES, Split, best_index, categorical_table, multiway_split,
+from .core.splits import (ROUTING_POLICIES, Split, best_index, categorical_table, multiway_split,
                      threshold_tables)
-from .tree import NodeKind, Tree
+from .core.tree import NodeKind, Tree
 
 __all__ = [
     "C45Classifier",
@@ -102,7 +102,7 @@ def c45_gain(table, missing=None) -> float:
     ``g(D, A) = F · (H(D_k) - H(D_k | A))`` where ``table`` (shape ``(V, K)``) holds the
     class counts of the known cases per branch, ``missing`` (shape ``(K,)``) those of the
     cases with an unknown value, and ``F = |D_k| / |D|`` is the known fraction. Without
-    unknowns it is :func:`treebook.impurity.information_gain`.
+    unknowns it is :func:`treebook.core.impurity.information_gain`.
     """
     full = _with_unknown_row(table, missing)
     known = full[:-1]
@@ -118,7 +118,7 @@ def c45_split_information(table, missing=None) -> float:
     r"""Split information with unknown values: the unknowns form one more branch.
 
     ``H_A(D) = -Σ_{v ∈ {1..V, ?}} |D_v|/|D| log2(|D_v|/|D|)``, i.e.
-    :func:`treebook.impurity.split_information` of the table with the row of unknown
+    :func:`treebook.core.impurity.split_information` of the table with the row of unknown
     cases appended.
     """
     full = _with_unknown_row(table, missing)
@@ -212,13 +212,13 @@ def threshold_candidate(scan: dict, total: float, n_known: int, *, feature: int,
                         training_values=None) -> Candidate | None:
     """C4.5's best threshold test from one sorted scan of a node, or None.
 
-    ``scan``: the cuts of the node's attribute, as :func:`treebook.splits.threshold_tables`
+    ``scan``: the cuts of the node's attribute, as :func:`treebook.core.splits.threshold_tables`
     returns them (``tables``, ``lower``, ``upper``, ``known``, ``missing``); ``total``: the
     node's weight ``|D|``; ``n_known``: how many of its cases have a known value. The
     admissible cuts (gap above ``MIN_CUT_GAP``, ``min_split_weight`` each side) are scored
     by ``F · g(D_k, cut)``, the best (ties to the lowest) is charged the MDL penalty
     ``log2(N_cuts)/|D|``. Shared by :func:`numeric_candidate` (which sorts the node's
-    cases) and the fast grower (:func:`treebook.c45_fast.grow_c45`, which keeps them
+    cases) and the fast grower (:func:`treebook.growers.c45.grow_c45`, which keeps them
     sorted), so both score a cut with the same arithmetic.
     """
     known_w = float(scan["known"].sum())
@@ -405,7 +405,7 @@ class C45Context:
 
 def c45_split_finder(X, categorical, n_categories, n_classes, *, min_samples_leaf=2,
                      mdl_correction=True, binary_splits=False):
-    """The C4.5 split finder for :func:`treebook.grow.grow_tree` on the encoded ``X``.
+    """The C4.5 split finder for :func:`treebook.growers.recursive.grow_tree` on the encoded ``X``.
 
     ``categorical[f]`` says whether feature ``f`` holds category codes (with
     ``n_categories[f]`` categories) or numbers; ``binary_splits`` makes every categorical
@@ -518,7 +518,7 @@ class C45Classifier(DecisionTreeClassifierBase):
         reproduces the numbers of Quinlan's book). See
         :func:`treebook.prune.error_based.confidence_z`.
     missing : the routing policy for unknown values, in fit, pruning and predict: a name
-        in :data:`treebook.splits.ROUTING_POLICIES` (default ``"distribute"``, C4.5's
+        in :data:`treebook.core.splits.ROUTING_POLICIES` (default ``"distribute"``, C4.5's
         fractional cases).
     laplace : bool — J48's ``-A``: a leaf's class probabilities are the Laplace estimates
         ``(C_k + 1)/(|D| + K)`` instead of the frequencies ``C_k/|D|``. The tree is the
@@ -528,8 +528,8 @@ class C45Classifier(DecisionTreeClassifierBase):
     collapse : bool — J48's collapsing of subtrees that do not lower the training error
         (:func:`collapse`, done by C4.5 while growing); ``False`` is J48's ``-O``.
     grower : ``"fast"`` (default: each numeric column sorted once, compiled scans,
-        :func:`treebook.c45_fast.grow_c45`) or ``"readable"`` (the textbook recursion,
-        :func:`treebook.grow.grow_tree` with :func:`c45_split_finder`, the tested
+        :func:`treebook.growers.c45.grow_c45`) or ``"readable"`` (the textbook recursion,
+        :func:`treebook.growers.recursive.grow_tree` with :func:`c45_split_finder`, the tested
         definition). Both grow the same tree.
     """
 
@@ -581,7 +581,7 @@ class C45Classifier(DecisionTreeClassifierBase):
         categorical = [c is not None for c in cats]
         n_categories = [0 if c is None else len(c) for c in cats]
         if self.grower == "fast":
-            from .c45_fast import grow_c45
+            from .growers.c45 import grow_c45
 
             ctx = C45Context.from_data(X, categorical, n_categories, self.n_classes_,
                                        self.min_samples_leaf, self.mdl_correction,
@@ -625,7 +625,7 @@ class C45Classifier(DecisionTreeClassifierBase):
         return self._prune(self.unpruned_tree_, Xe, yc, w, confidence)
 
     def to_rules(self, **kwargs):
-        """IF-THEN rules (:func:`treebook.render.to_rules`); by default each condition also
+        """IF-THEN rules (:func:`treebook.io.render.to_rules`); by default each condition also
         shows the weight an unknown value carries into its branch (``show_missing``)."""
         kwargs.setdefault("show_missing", True)
         kwargs.setdefault("missing", self.missing)

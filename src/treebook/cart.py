@@ -41,13 +41,13 @@ of the categories present at the node:
   receives the node's distribution (as does a category never seen in training).
 
 **Growers.** Data without missing values grow with the fast level-wise grower
-(:func:`treebook.levelwise.grow_levelwise`, compiled kernels; categorical columns through
-the same subset search); the readable recursive grower (:func:`treebook.grow.grow_tree`
+(:func:`treebook.growers.levelwise.grow_levelwise`, compiled kernels; categorical columns through
+the same subset search); the readable recursive grower (:func:`treebook.growers.recursive.grow_tree`
 with :func:`cart_split_finder`) builds the identical tree (tested); ``grower=`` chooses
 explicitly; data with missing values grow level-wise too under ``missing="learn"`` (the
 same tree as the recursive grower's, tested), recursively under ``missing="surrogate"``.
 
-**Missing values** (NaN, None and ``pd.NA`` alike, :mod:`treebook.encoding`):
+**Missing values** (NaN, None and ``pd.NA`` alike, :mod:`treebook.core.encoding`):
 ``missing="learn"`` (the default) is scikit-learn's rule (1.9, ``_splitter.pyx``): every
 cut is tried with the missing rows on the left and on the right, and the split of the
 known rows from the missing ones (threshold +inf) is a candidate too; a node whose
@@ -61,7 +61,7 @@ primary feature follows the first surrogate it has, else the majority way (also 
 category the node never saw). ``missing="error"`` refuses missing values.
 
 **Sparse input.** A ``scipy.sparse`` matrix (any format) is never densified: it grows
-through :func:`treebook.sparse_scan.grow_sparse_cart`, which scans only the stored
+through :func:`treebook.growers.sparse.grow_sparse_cart`, which scans only the stored
 entries and grows the tree the dense input grows (``grower`` is then not used;
 ``max_features`` and ``max_leaf_nodes`` as for dense X; ``missing="surrogate"`` is
 refused, and so are NaN stored in the matrix, as scikit-learn 1.9 refuses them);
@@ -78,16 +78,16 @@ from functools import partial
 
 import numpy as np
 
-from .base import (AnyOf, DecisionTreeClassifierBase, DecisionTreeRegressorBase, Interval,
+from .core.base import (AnyOf, DecisionTreeClassifierBase, DecisionTreeRegressorBase, Interval,
                    Options, RandomState, Registered, clone)
-from .criteria import Criterion, criterion_names, get_criterion
-from .feature_draw import draw_seed, features_to_consider, node_permutation, resolve_max_features
-from .bestfirst import grow_best_first
-from .grow import NodeStats, grow_tree
-from .levelwise import grow_levelwise
-from .sparse_scan import (check_sparse_X, grow_sparse_cart, is_sparse, sparse_apply,
+from .core.criteria import Criterion, criterion_names, get_criterion
+from .core.feature_draw import draw_seed, features_to_consider, node_permutation, resolve_max_features
+from .growers.bestfirst import grow_best_first
+from .growers.recursive import NodeStats, grow_tree
+from .growers.levelwise import grow_levelwise
+from .growers.sparse import (check_sparse_X, grow_sparse_cart, is_sparse, sparse_apply,
                           sparse_decision_path)
-from .splits import (
+from .core.splits import (
     FEATURE_THRESHOLD,
     Surrogate,
     IMPURITY_TOLERANCE,
@@ -106,7 +106,7 @@ from .splits import (
     tie_floor,
     threshold_tables,
 )
-from .tree import NodeKind, Tree
+from .core.tree import NodeKind, Tree
 
 __all__ = [
     "CARTClassifier",
@@ -161,7 +161,7 @@ def _threshold_candidates(x, y, w, node, n_classes, criterion, min_samples_leaf,
 
 def category_stats(codes, y, w, n_classes: int, n_categories: int):
     """Per-category sums of a node's rows: ``(stats, rows_per_category)``, ``stats`` the
-    class table ``(L, K)`` (:func:`treebook.splits.categorical_table`) or, for
+    class table ``(L, K)`` (:func:`treebook.core.splits.categorical_table`) or, for
     regression (``n_classes=0``), ``[Σ w, Σ w·y]`` per category. ``codes``: integer
     category codes ``0 … L-1`` (no missing values)."""
     codes = np.asarray(codes, dtype=np.int64)
@@ -246,7 +246,7 @@ def _subset_candidates(codes, y, w, node, n_classes, n_categories, criterion,
 
 
 def _varies(x, categorical: bool) -> bool:
-    """Whether a feature can split the node at all (see :mod:`treebook.feature_draw`)."""
+    """Whether a feature can split the node at all (see :mod:`treebook.core.feature_draw`)."""
     x = x[~np.isnan(x)]
     if x.size == 0:
         return False
@@ -463,15 +463,15 @@ def cart_split_finder(*, n_classes: int, criterion, categorical, n_categories,
                       max_features: int | None = None, seed: int = 0,
                       min_weight_leaf: float = 0.0, missing: str = "error",
                       max_surrogates: int = 5):
-    """CART's split finder for :func:`treebook.grow.grow_tree`.
+    """CART's split finder for :func:`treebook.growers.recursive.grow_tree`.
 
-    ``criterion`` is a name in :data:`treebook.criteria.CRITERIA` or a criterion object.
+    ``criterion`` is a name in :data:`treebook.core.criteria.CRITERIA` or a criterion object.
     For every feature, the best binary split by the sorted scan (numeric) or the subset
     search (categorical); across features the highest score, ties to the first feature.
     Returns ``None`` when no cut keeps ``min_samples_leaf`` rows on each side, or when the
     weighted impurity improvement (scikit-learn's formula, ``Split.score``) plus ``eps``
     is below ``min_impurity_decrease``. With ``max_features = k`` the node considers only
-    ``k`` features drawn by :mod:`treebook.feature_draw` from ``seed``.
+    ``k`` features drawn by :mod:`treebook.core.feature_draw` from ``seed``.
 
     ``missing`` is the rule for missing values (NaN): ``"error"`` (none may occur),
     ``"learn"`` (scikit-learn's: a feature with missing values at the node is scanned with
@@ -603,10 +603,10 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
     as the recursive one, :func:`_subset_candidates`; missing values only with
     ``missing="learn"``). ``max_features``
     (a count, or None for all) and ``seed``: the random features per node of
-    :mod:`treebook.feature_draw`, the same in both growers. ``missing``: the rule for
+    :mod:`treebook.core.feature_draw`, the same in both growers. ``missing``: the rule for
     missing values (:func:`cart_split_finder`; the level-wise grower has ``"learn"`` only). ``max_leaf_nodes`` (an int
     >= 2): grow best-first to at most that many leaves
-    (:func:`treebook.bestfirst.grow_best_first`, with the recursive grower's split finder
+    (:func:`treebook.growers.bestfirst.grow_best_first`, with the recursive grower's split finder
     and node statistics)."""
     X = np.asarray(X, dtype=float)
     w = np.asarray(sample_weight, dtype=float)
@@ -674,7 +674,7 @@ def naive_best_threshold(x, y, n_classes: int):
     ``Gini(D, t) = |D_1|/|D|·Gini(D_1) + |D_2|/|D|·Gini(D_2)``: ``O(n)`` work for each of
     up to ``n - 1`` thresholds. Returns ``(threshold, gini_index)`` of the first best.
     """
-    from .impurity import gini_index
+    from .core.impurity import gini_index
 
     x = np.asarray(x, dtype=float)
     y = np.asarray(y)
@@ -749,7 +749,7 @@ def missing_rule_of_tree(tree: Tree, missing: str) -> Tree:
 
 def _grow_sparse(X, y, w, *, grower, categorical, n_categories, missing, max_surrogates,
                  **params):
-    """:func:`treebook.sparse_scan.grow_sparse_cart` called as :func:`grow_cart` is."""
+    """:func:`treebook.growers.sparse.grow_sparse_cart` called as :func:`grow_cart` is."""
     return grow_sparse_cart(X, y, w, **params)
 
 
@@ -783,7 +783,7 @@ class _CARTMixin:
         categorical = self.encoder_.is_categorical
         grower = self.grower
         grow = grow_cart
-        if is_sparse(X):  # the scan over nonzeros (treebook.sparse_scan)
+        if is_sparse(X):  # the scan over nonzeros (treebook.growers.sparse)
             if self.missing == "surrogate":  # scikit-learn has no surrogates either
                 raise ValueError("missing='surrogate' is not supported with sparse X; "
                                  "pass X.toarray()")
@@ -827,7 +827,7 @@ class _CARTMixin:
     def _encode_fit(self, X, sample_weight):
         if not is_sparse(X):
             return super()._encode_fit(X, sample_weight)
-        from .encoding import FeatureEncoder, check_sample_weight
+        from .core.encoding import FeatureEncoder, check_sample_weight
 
         Xs = check_sparse_X(X, format="csc" if getattr(X, "format", "") == "csc" else "csr")
         self.encoder_ = FeatureEncoder(tuple(f"x{j}" for j in range(Xs.shape[1])),
@@ -903,7 +903,7 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
     Parameters
     ----------
     criterion : ``"gini"`` (default), ``"entropy"`` (in bits), ``"misclassification"``, or
-        any classification criterion registered in :data:`treebook.criteria.CRITERIA`
+        any classification criterion registered in :data:`treebook.core.criteria.CRITERIA`
         (its name, or the criterion object).
     max_depth : int ≥ 1 or None — nodes at this depth are leaves.
     min_samples_split : int ≥ 2 — a node with fewer rows is a leaf.
@@ -914,7 +914,7 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         0 means no pruning.
     max_features : None (every feature at every node), an int ``k``, a float fraction of
         the features, ``"sqrt"`` or ``"log2"`` — each node chooses its split among ``k``
-        features drawn at random (:mod:`treebook.feature_draw`), as random forests need.
+        features drawn at random (:mod:`treebook.core.feature_draw`), as random forests need.
     random_state : None, an int or a numpy generator — the seed of the ``max_features``
         draws (with ``max_features=None`` nothing is random: ties are broken by column
         order, so the tree is deterministic).
@@ -942,7 +942,7 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
     max_leaf_nodes : int ≥ 2 or None — grow best-first (scikit-learn's
         ``BestFirstTreeBuilder``): the leaf whose split improves the weighted impurity
         most is split next, until the tree has this many leaves
-        (:mod:`treebook.bestfirst`); the other stopping rules still apply. None: no
+        (:mod:`treebook.growers.bestfirst`); the other stopping rules still apply. None: no
         limit (depth-first growth).
 
     Attributes after ``fit`` (besides the shared ones: ``tree_``, ``classes_``, …):

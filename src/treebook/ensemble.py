@@ -6,7 +6,7 @@ A forest of ``B`` trees (Breiman 1996, 2001) averages trees grown on bootstrap s
   times gets weight ``c`` (times its own ``sample_weight``), and the rows never drawn —
   about ``e⁻¹ ≈ 37 %`` of them — are its *out-of-bag* (OOB) rows;
 * **random features** (forests only): every node chooses its split among ``max_features``
-  features drawn at random (:mod:`treebook.feature_draw`); ``max_features=None`` is
+  features drawn at random (:mod:`treebook.core.feature_draw`); ``max_features=None`` is
   plain bagging;
 * **prediction**: the mean of the trees' class probabilities (the class with the largest
   mean; ties to the first class), or of their predictions for regression;
@@ -24,10 +24,10 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.exceptions import NotFittedError
 
-from .base import Interval, Options, RandomState
+from .core.base import Interval, Options, RandomState
 from .cart import CART_CONSTRAINTS, CARTClassifier, CARTRegressor
-from .encoding import check_sample_weight, encode_labels, encode_targets
-from .feature_draw import draw_seed
+from .core.encoding import check_sample_weight, encode_labels, encode_targets
+from .core.feature_draw import draw_seed
 
 __all__ = ["RandomForestClassifier", "RandomForestRegressor", "BaggingClassifier"]
 

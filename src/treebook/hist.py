@@ -11,7 +11,7 @@ growers — PLANET {cite}`panda2009planet`, Spark MLlib's ``DecisionTree``
    (node, feature, bin): the weighted class counts and the row count (classification),
    or ``Σw``, ``Σwy``, ``Σwy²`` and the row count (regression) — :func:`level_histogram`;
 3. choose every node's split from its histograms alone — cuts lie only between bins —
-   with the same criterion objects (:mod:`treebook.criteria`) and the same rules
+   with the same criterion objects (:mod:`treebook.core.criteria`) and the same rules
    (midpoint thresholds, ``min_samples_leaf``, ties to the first feature and the smallest
    cut) as exact CART — :func:`best_bin_split`.
 
@@ -75,16 +75,16 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from .base import (DecisionTreeClassifierBase, DecisionTreeRegressorBase, Interval,
+from .core.base import (DecisionTreeClassifierBase, DecisionTreeRegressorBase, Interval,
                    Options, Registered, validate_params)
-from .checks import require_optional
-from .criteria import Criterion, criterion_names, get_criterion
+from .core.checks import require_optional
+from .core.criteria import Criterion, criterion_names, get_criterion
 from .cart import (learn_split_of_sums, missing_rule_of_tree, subset_masks,
                    subset_split_of_stats)
-from .splits import (CONSTANT_RESIDUE, FEATURE_THRESHOLD, IMPURITY_TOLERANCE,
+from .core.splits import (CONSTANT_RESIDUE, FEATURE_THRESHOLD, IMPURITY_TOLERANCE,
                      class_split_score, first_best, midpoint_threshold,
                      subset_branch_of_code, tie_floor)
-from .tree import NodeKind, Tree, TreeBuilder
+from .core.tree import NodeKind, Tree, TreeBuilder
 
 __all__ = [
     "BinMapper",
@@ -482,7 +482,7 @@ def best_bin_split(hist, total_w, value, lo, hi, n_bins, *, n_classes, criterion
 
 def _node_stats(totals, ymin, ymax, n_classes, criterion):
     """``(value, weighted_n, n_samples, impurity)`` of nodes from their summed totals,
-    with the formulas of :func:`treebook.splits.node_summaries`."""
+    with the formulas of :func:`treebook.core.splits.node_summaries`."""
     if n_classes == 0:
         W, S1, S2, n = totals[:, 0], totals[:, 1], totals[:, 2], totals[:, 3]
         safe = np.where(W > 0, W, 1.0)
@@ -825,7 +825,7 @@ class _HistMixin:
                                                     n_bins, n_classes) for b in blocks]
             return dask.compute(_delayed_tree_sum(parts, combine_histograms))[0]
 
-        from .encoding import FeatureEncoder
+        from .core.encoding import FeatureEncoder
 
         self.encoder_ = FeatureEncoder(tuple(names), tuple(categories), from_pandas)
         self.n_features_in_ = len(names)

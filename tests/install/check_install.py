@@ -71,7 +71,7 @@ def _no_optional_imports():
 
     from treebook import (C45Classifier, CARTClassifier, CARTRegressor, CLSClassifier,
                           ID3Classifier)
-    from treebook.checks import OPTIONAL_DEPENDENCIES
+    from treebook.core.checks import OPTIONAL_DEPENDENCIES
     from treebook.ensemble import RandomForestClassifier
     from treebook.hist import HistCARTClassifier
 
@@ -167,9 +167,9 @@ def _plot():
     assert tree.export_text() and tree.to_rules()
 
 
-@check("without the extra 'widgets': import treebook.widgets names it")
+@check("without the extra 'widgets': import treebook.io.widgets names it")
 def _widgets():
-    _raises_naming(lambda: importlib.import_module("treebook.widgets"), "widgets")
+    _raises_naming(lambda: importlib.import_module("treebook.io.widgets"), "widgets")
 
 
 @check("without the extra 'scale': a Dask collection given to HistCART names it")

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..checks import require_optional
+from ..core.checks import require_optional
 
 __all__ = ["mean_ranks", "friedman_test", "nemenyi_critical_difference", "wilcoxon_holm",
            "cd_diagram"]

@@ -37,8 +37,8 @@ import sys
 
 import numpy as np
 
-from ..base import InstanceOf, Interval, TreeEstimator, validate_params
-from ..tree import NodeKind, Tree
+from ..core.base import InstanceOf, Interval, TreeEstimator, validate_params
+from ..core.tree import NodeKind, Tree
 
 __all__ = ["node_risk_rpart", "rpart_complexity", "cp_table"]
 
