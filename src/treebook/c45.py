@@ -16,7 +16,7 @@ ones, ``F = |D_k| / |D|`` the known fraction.
   consecutive sorted known values (more than ``1e-5`` apart); each side must hold at
   least ``minSplit = clip(0.1 · |D_k| / K, M, 25)`` of the weight (C4.5's MINOBJS rule,
   ``K`` the number of classes, ``M = min_samples_leaf``). The best cut maximises the gain
-  over one sorted scan with prefix sums (:func:`treebook.core.splits.threshold_tables`). The
+  over one sorted scan with prefix sums (``treebook.core.splits.threshold_tables``). The
   MDL correction of release 8 (Quinlan 1996) then charges the choice among the
   ``N_cuts`` admissible cuts: ``g ← g - log2(N_cuts) / |D|``. The reported threshold
   is the largest training value not above the midpoint of the chosen cut.
@@ -31,10 +31,10 @@ ones, ``F = |D_k| / |D|`` the known fraction.
   training errors are not below its root's (as a leaf) collapses to a leaf
   (:func:`collapse`).
 * **Unknown values** go down every branch with weight ``|D_v^known| / |D_k|``, one rule
-  (:class:`treebook.core.splits.FractionalRouting`) applied in fit (by
-  :func:`treebook.growers.recursive.grow_tree`), in predict (by :meth:`treebook.core.tree.Tree.route`) and
+  (``treebook.core.splits.FractionalRouting``) applied in fit (by
+  ``treebook.growers.recursive.grow_tree``), in predict (by :meth:`treebook.core.tree.Tree.route`) and
   in subtree raising, so all class counts are weighted. ``missing=`` names another
-  registered routing policy (:func:`treebook.core.splits.register_routing`).
+  registered routing policy (``treebook.core.splits.register_routing``).
 * **Pruning**: error-based (:mod:`treebook.prune.error_based`, C4.5's default, with
   subtree raising) or pessimistic (:mod:`treebook.prune.pessimistic`, Quinlan 1987).
 """
@@ -212,13 +212,13 @@ def threshold_candidate(scan: dict, total: float, n_known: int, *, feature: int,
                         training_values=None) -> Candidate | None:
     """C4.5's best threshold test from one sorted scan of a node, or None.
 
-    ``scan``: the cuts of the node's attribute, as :func:`treebook.core.splits.threshold_tables`
+    ``scan``: the cuts of the node's attribute, as ``treebook.core.splits.threshold_tables``
     returns them (``tables``, ``lower``, ``upper``, ``known``, ``missing``); ``total``: the
     node's weight ``|D|``; ``n_known``: how many of its cases have a known value. The
     admissible cuts (gap above ``MIN_CUT_GAP``, ``min_split_weight`` each side) are scored
     by ``F · g(D_k, cut)``, the best (ties to the lowest) is charged the MDL penalty
     ``log2(N_cuts)/|D|``. Shared by :func:`numeric_candidate` (which sorts the node's
-    cases) and the fast grower (:func:`treebook.growers.c45.grow_c45`, which keeps them
+    cases) and the fast grower (``treebook.growers.c45.grow_c45``, which keeps them
     sorted), so both score a cut with the same arithmetic.
     """
     known_w = float(scan["known"].sum())
@@ -405,7 +405,7 @@ class C45Context:
 
 def c45_split_finder(X, categorical, n_categories, n_classes, *, min_samples_leaf=2,
                      mdl_correction=True, binary_splits=False):
-    """The C4.5 split finder for :func:`treebook.growers.recursive.grow_tree` on the encoded ``X``.
+    """The C4.5 split finder for ``treebook.growers.recursive.grow_tree`` on the encoded ``X``.
 
     ``categorical[f]`` says whether feature ``f`` holds category codes (with
     ``n_categories[f]`` categories) or numbers; ``binary_splits`` makes every categorical
@@ -501,35 +501,44 @@ class C45Classifier(DecisionTreeClassifierBase):
 
     Parameters
     ----------
-    min_samples_leaf : int ≥ 1 — C4.5's ``-m`` / J48's ``-M``: a test is admissible only
+    min_samples_leaf : int ≥ 1
+        C4.5's ``-m`` / J48's ``-M``: a test is admissible only
         if at least two of its branches hold this much weight (numeric tests need
         ``clip(0.1·|D_k|/K, M, 25)`` on both sides); nodes of weight below ``2M`` stay
         leaves.
     pruning : ``"ebp"`` (error-based pruning, C4.5's), ``"pep"`` (pessimistic error
         pruning, Quinlan 1987) or None (grow only; subtrees that do not lower the
         training error are still collapsed, as in C4.5).
-    confidence : float in (0, 0.5] — the confidence factor CF of error-based pruning.
-    mdl_correction : bool — charge ``log2(N_cuts)/|D|`` bits for choosing a threshold.
-    subtree_raising : bool — error-based pruning may replace a subtree by its largest
+    confidence : float in (0, 0.5]
+        the confidence factor CF of error-based pruning.
+    mdl_correction : bool
+        charge ``log2(N_cuts)/|D|`` bits for choosing a threshold.
+    subtree_raising : bool
+        error-based pruning may replace a subtree by its largest
         branch.
-    max_depth : int or None — an extra stopping rule (not in C4.5).
-    z_source : ``"normal"`` or ``"table"`` — where error-based pruning takes ``z`` from:
+    max_depth : int or None
+        an extra stopping rule (not in C4.5).
+    z_source : ``"normal"`` or ``"table"``
+        where error-based pruning takes ``z`` from:
         the exact normal quantile (J48) or C4.5's interpolated table (release 8; this
         reproduces the numbers of Quinlan's book). See
         :func:`treebook.prune.error_based.confidence_z`.
     missing : the routing policy for unknown values, in fit, pruning and predict: a name
-        in :data:`treebook.core.splits.ROUTING_POLICIES` (default ``"distribute"``, C4.5's
+        in ``treebook.core.splits.ROUTING_POLICIES`` (default ``"distribute"``, C4.5's
         fractional cases).
-    laplace : bool — J48's ``-A``: a leaf's class probabilities are the Laplace estimates
+    laplace : bool
+        J48's ``-A``: a leaf's class probabilities are the Laplace estimates
         ``(C_k + 1)/(|D| + K)`` instead of the frequencies ``C_k/|D|``. The tree is the
         same; ``predict_proba`` (and, with fractional cases, ``predict``) change.
-    binary_splits : bool — J48's ``-B``: a categorical attribute is tested one value
+    binary_splits : bool
+        J48's ``-B``: a categorical attribute is tested one value
         against the rest (:func:`binary_categorical_candidate`) instead of multiway.
-    collapse : bool — J48's collapsing of subtrees that do not lower the training error
+    collapse : bool
+        J48's collapsing of subtrees that do not lower the training error
         (:func:`collapse`, done by C4.5 while growing); ``False`` is J48's ``-O``.
     grower : ``"fast"`` (default: each numeric column sorted once, compiled scans,
-        :func:`treebook.growers.c45.grow_c45`) or ``"readable"`` (the textbook recursion,
-        :func:`treebook.growers.recursive.grow_tree` with :func:`c45_split_finder`, the tested
+        ``treebook.growers.c45.grow_c45``) or ``"readable"`` (the textbook recursion,
+        ``treebook.growers.recursive.grow_tree`` with :func:`c45_split_finder`, the tested
         definition). Both grow the same tree.
     """
 

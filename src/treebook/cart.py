@@ -6,7 +6,7 @@ its categories into two subsets. The split chosen maximises the decrease of impu
 or entropy for classes, squared error (variance) for regression.
 
 The numerics follow scikit-learn's ``DecisionTreeClassifier``/``Regressor``
-{cite}`pedregosa2011`, so that on numeric data where no two candidate splits tie the two
+:cite:p:`pedregosa2011`, so that on numeric data where no two candidate splits tie the two
 packages grow the same tree:
 
 * a cut lies between sorted neighbours ``v < v'`` only when ``v' > v + 1e-7``
@@ -41,13 +41,13 @@ of the categories present at the node:
   receives the node's distribution (as does a category never seen in training).
 
 **Growers.** Data without missing values grow with the fast level-wise grower
-(:func:`treebook.growers.levelwise.grow_levelwise`, compiled kernels; categorical columns through
-the same subset search); the readable recursive grower (:func:`treebook.growers.recursive.grow_tree`
+(``treebook.growers.levelwise.grow_levelwise``, compiled kernels; categorical columns through
+the same subset search); the readable recursive grower (``treebook.growers.recursive.grow_tree``
 with :func:`cart_split_finder`) builds the identical tree (tested); ``grower=`` chooses
 explicitly; data with missing values grow level-wise too under ``missing="learn"`` (the
 same tree as the recursive grower's, tested), recursively under ``missing="surrogate"``.
 
-**Missing values** (NaN, None and ``pd.NA`` alike, :mod:`treebook.core.encoding`):
+**Missing values** (NaN, None and ``pd.NA`` alike, ``treebook.core.encoding``):
 ``missing="learn"`` (the default) is scikit-learn's rule (1.9, ``_splitter.pyx``): every
 cut is tried with the missing rows on the left and on the right, and the split of the
 known rows from the missing ones (threshold +inf) is a candidate too; a node whose
@@ -61,7 +61,7 @@ primary feature follows the first surrogate it has, else the majority way (also 
 category the node never saw). ``missing="error"`` refuses missing values.
 
 **Sparse input.** A ``scipy.sparse`` matrix (any format) is never densified: it grows
-through :func:`treebook.growers.sparse.grow_sparse_cart`, which scans only the stored
+through ``treebook.growers.sparse.grow_sparse_cart``, which scans only the stored
 entries and grows the tree the dense input grows (``grower`` is then not used;
 ``max_features`` and ``max_leaf_nodes`` as for dense X; ``missing="surrogate"`` is
 refused, and so are NaN stored in the matrix, as scikit-learn 1.9 refuses them);
@@ -161,7 +161,7 @@ def _threshold_candidates(x, y, w, node, n_classes, criterion, min_samples_leaf,
 
 def category_stats(codes, y, w, n_classes: int, n_categories: int):
     """Per-category sums of a node's rows: ``(stats, rows_per_category)``, ``stats`` the
-    class table ``(L, K)`` (:func:`treebook.core.splits.categorical_table`) or, for
+    class table ``(L, K)`` (``treebook.core.splits.categorical_table``) or, for
     regression (``n_classes=0``), ``[Σ w, Σ w·y]`` per category. ``codes``: integer
     category codes ``0 … L-1`` (no missing values)."""
     codes = np.asarray(codes, dtype=np.int64)
@@ -246,7 +246,7 @@ def _subset_candidates(codes, y, w, node, n_classes, n_categories, criterion,
 
 
 def _varies(x, categorical: bool) -> bool:
-    """Whether a feature can split the node at all (see :mod:`treebook.core.feature_draw`)."""
+    """Whether a feature can split the node at all (see ``treebook.core.feature_draw``)."""
     x = x[~np.isnan(x)]
     if x.size == 0:
         return False
@@ -370,7 +370,7 @@ def surrogate_splits(X, direction, w, primary: int, categorical, left_branch: in
 
     ``X``: the node's rows; ``direction``: the primary split's branch of each row (0 or 1,
     -1 where the primary feature is missing); ``left_branch``: the branch rpart calls
-    LEFT (:func:`rpart_left_branch`, for its tie rule on categories). For every other
+    LEFT (``rpart_left_branch``, for its tie rule on categories). For every other
     feature, the split that sends the most weight the primary's way among the rows where
     both are known:
 
@@ -463,19 +463,19 @@ def cart_split_finder(*, n_classes: int, criterion, categorical, n_categories,
                       max_features: int | None = None, seed: int = 0,
                       min_weight_leaf: float = 0.0, missing: str = "error",
                       max_surrogates: int = 5):
-    """CART's split finder for :func:`treebook.growers.recursive.grow_tree`.
+    """CART's split finder for ``treebook.growers.recursive.grow_tree``.
 
-    ``criterion`` is a name in :data:`treebook.core.criteria.CRITERIA` or a criterion object.
+    ``criterion`` is a name in ``treebook.core.criteria.CRITERIA`` or a criterion object.
     For every feature, the best binary split by the sorted scan (numeric) or the subset
     search (categorical); across features the highest score, ties to the first feature.
     Returns ``None`` when no cut keeps ``min_samples_leaf`` rows on each side, or when the
     weighted impurity improvement (scikit-learn's formula, ``Split.score``) plus ``eps``
     is below ``min_impurity_decrease``. With ``max_features = k`` the node considers only
-    ``k`` features drawn by :mod:`treebook.core.feature_draw` from ``seed``.
+    ``k`` features drawn by ``treebook.core.feature_draw`` from ``seed``.
 
     ``missing`` is the rule for missing values (NaN): ``"error"`` (none may occur),
     ``"learn"`` (scikit-learn's: a feature with missing values at the node is scanned with
-    them on either side, :func:`_learn_candidates`; the split remembers their side) or
+    them on either side, ``_learn_candidates``; the split remembers their side) or
     ``"surrogate"`` (rpart's: each feature is scored on its known rows by the impurity
     decrease in units of weight, the split stores its :func:`surrogate_splits` and sends
     a case missing them all the majority way).
@@ -600,13 +600,13 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
               max_surrogates: int = 5, max_leaf_nodes: int | None = None) -> Tree:
     """Grow a CART tree with the recursive grower (``grower="recursive"``, any features)
     or the level-wise grower (``"levelwise"``; categorical columns through the same subset search
-    as the recursive one, :func:`_subset_candidates`; missing values only with
+    as the recursive one, ``_subset_candidates``; missing values only with
     ``missing="learn"``). ``max_features``
     (a count, or None for all) and ``seed``: the random features per node of
-    :mod:`treebook.core.feature_draw`, the same in both growers. ``missing``: the rule for
+    ``treebook.core.feature_draw``, the same in both growers. ``missing``: the rule for
     missing values (:func:`cart_split_finder`; the level-wise grower has ``"learn"`` only). ``max_leaf_nodes`` (an int
     >= 2): grow best-first to at most that many leaves
-    (:func:`treebook.growers.bestfirst.grow_best_first`, with the recursive grower's split finder
+    (``treebook.growers.bestfirst.grow_best_first``, with the recursive grower's split finder
     and node statistics)."""
     X = np.asarray(X, dtype=float)
     w = np.asarray(sample_weight, dtype=float)
@@ -749,7 +749,7 @@ def missing_rule_of_tree(tree: Tree, missing: str) -> Tree:
 
 def _grow_sparse(X, y, w, *, grower, categorical, n_categories, missing, max_surrogates,
                  **params):
-    """:func:`treebook.growers.sparse.grow_sparse_cart` called as :func:`grow_cart` is."""
+    """``treebook.growers.sparse.grow_sparse_cart`` called as :func:`grow_cart` is."""
     return grow_sparse_cart(X, y, w, **params)
 
 
@@ -856,6 +856,8 @@ class _CARTMixin:
         return tree.node_prediction(laplace=kwargs.get("laplace", False))[sparse_apply(tree, Xe)]
 
     def decision_path(self, X):
+        """The nodes each row visits, as a ``scipy.sparse`` CSR indicator matrix (rows ×
+        nodes); ``X`` may be sparse."""
         if is_sparse(X):
             return sparse_decision_path(self.tree_, self._encode(X))
         return super().decision_path(X)
@@ -903,33 +905,42 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
     Parameters
     ----------
     criterion : ``"gini"`` (default), ``"entropy"`` (in bits), ``"misclassification"``, or
-        any classification criterion registered in :data:`treebook.core.criteria.CRITERIA`
+        any classification criterion registered in ``treebook.core.criteria.CRITERIA``
         (its name, or the criterion object).
-    max_depth : int ≥ 1 or None — nodes at this depth are leaves.
-    min_samples_split : int ≥ 2 — a node with fewer rows is a leaf.
-    min_samples_leaf : int ≥ 1 — each child of a split keeps at least this many rows.
-    min_impurity_decrease : float ≥ 0 — a split is made only if its weighted impurity
+    max_depth : int ≥ 1 or None
+        nodes at this depth are leaves.
+    min_samples_split : int ≥ 2
+        a node with fewer rows is a leaf.
+    min_samples_leaf : int ≥ 1
+        each child of a split keeps at least this many rows.
+    min_impurity_decrease : float ≥ 0
+        a split is made only if its weighted impurity
         improvement ``(|D|/|D_root|)·ΔI`` (plus machine epsilon) reaches this.
-    ccp_alpha : float ≥ 0 — complexity parameter α of minimal cost-complexity pruning;
+    ccp_alpha : float ≥ 0
+        complexity parameter α of minimal cost-complexity pruning;
         0 means no pruning.
     max_features : None (every feature at every node), an int ``k``, a float fraction of
         the features, ``"sqrt"`` or ``"log2"`` — each node chooses its split among ``k``
-        features drawn at random (:mod:`treebook.core.feature_draw`), as random forests need.
-    random_state : None, an int or a numpy generator — the seed of the ``max_features``
+        features drawn at random (``treebook.core.feature_draw``), as random forests need.
+    random_state : None, an int or a numpy generator
+        the seed of the ``max_features``
         draws (with ``max_features=None`` nothing is random: ties are broken by column
         order, so the tree is deterministic).
     ccp_risk : ``"impurity"`` (scikit-learn) or ``"misclassification"`` (Breiman, rpart) —
         the risk ``R(t)`` used by ``ccp_alpha`` and the pruning path.
     grower : ``"auto"`` (the level-wise grower), ``"levelwise"`` or ``"recursive"``.
-    cp : float ≥ 0 or None — rpart's complexity parameter: after growing, a node whose
+    cp : float ≥ 0 or None
+        rpart's complexity parameter: after growing, a node whose
         subtree lowers the risk (misclassified weight; squared error for regression) by
         no more than ``cp · R(root)`` per split is made a leaf, as rpart's
         ``partition.c`` decides (:func:`treebook.prune.rpart.rpart_complexity`).
         None (default): not applied. :meth:`like_rpart` sets rpart's defaults.
-    min_weight_fraction_leaf : float in [0, 0.5] — each child of a split keeps at least
+    min_weight_fraction_leaf : float in [0, 0.5]
+        each child of a split keeps at least
         this fraction of the total training weight (scikit-learn's), and a node with less
         than twice that is a leaf.
-    class_weight : None, ``"balanced"`` or a dict ``{class: weight}`` — each row's weight
+    class_weight : None, ``"balanced"`` or a dict ``{class: weight}``
+        each row's weight
         is multiplied by its class's weight (scikit-learn's ``class_weight``):
         ``"balanced"`` gives class ``k`` the weight ``n / (K · n_k)``, ``n_k`` counting the
         rows of class ``k``; a class missing from the dict keeps weight 1.
@@ -937,19 +948,37 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         rpart's surrogate splits, ``usesurrogate = 2``) or ``"error"`` (missing values are
         refused) — how missing values (NaN, None, ``pd.NA``) are split and predicted; see
         the module docstring.
-    max_surrogates : int ≥ 0 (default 5, rpart's ``maxsurrogate``) — surrogate splits kept
+    max_surrogates : int ≥ 0 (default 5, rpart's ``maxsurrogate``)
+        surrogate splits kept
         per node with ``missing="surrogate"``.
-    max_leaf_nodes : int ≥ 2 or None — grow best-first (scikit-learn's
+    max_leaf_nodes : int ≥ 2 or None
+        grow best-first (scikit-learn's
         ``BestFirstTreeBuilder``): the leaf whose split improves the weighted impurity
         most is split next, until the tree has this many leaves
-        (:mod:`treebook.growers.bestfirst`); the other stopping rules still apply. None: no
+        (``treebook.growers.bestfirst``); the other stopping rules still apply. None: no
         limit (depth-first growth).
 
+    Notes
+    -----
     Attributes after ``fit`` (besides the shared ones: ``tree_``, ``classes_``, …):
     ``full_tree_``, the tree before ``ccp_alpha`` pruning (``tree_`` itself when
     ``ccp_alpha == 0``).
 
     See the module docstring for splits, ties, categorical subsets and missing values.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True, as_frame=True)
+    >>> tree = CARTClassifier(max_depth=2).fit(X, y)
+    >>> print(tree.export_text())
+    root: n = 150 [0 50, 1 50, 2 50]
+    |--- petal length (cm) <= 2.45: n = 50 [0 50, 1 0, 2 0] → 0
+    |--- petal length (cm) > 2.45: n = 100 [0 0, 1 50, 2 50]
+    |   |--- petal width (cm) <= 1.75: n = 54 [0 0, 1 49, 2 5] → 1
+    |   |--- petal width (cm) > 1.75: n = 46 [0 0, 1 1, 2 45] → 2
+    >>> tree.score(X, y)  # training accuracy
+    0.96
     """
 
     _parameter_constraints = {

@@ -1,8 +1,8 @@
 """Binned (histogram) CART: one machine, and the same per-level sums on Dask partitions.
 
 Exact CART (:mod:`treebook.cart`) scans every sorted column at every node. Large-scale
-growers — PLANET {cite}`panda2009planet`, Spark MLlib's ``DecisionTree``
-{cite}`meng2016mllib`, LightGBM {cite}`ke2017lightgbm` and XGBoost's ``hist`` — instead
+growers — PLANET :cite:p:`panda2009planet`, Spark MLlib's ``DecisionTree``
+:cite:p:`meng2016mllib`, LightGBM :cite:p:`ke2017lightgbm` and XGBoost's ``hist`` — instead
 
 1. **bin** every numeric feature once: at most ``max_bins`` bins per feature, cut at
    quantiles of its values (:func:`bin_edges`; a feature with at most ``max_bins``
@@ -11,7 +11,7 @@ growers — PLANET {cite}`panda2009planet`, Spark MLlib's ``DecisionTree``
    (node, feature, bin): the weighted class counts and the row count (classification),
    or ``Σw``, ``Σwy``, ``Σwy²`` and the row count (regression) — :func:`level_histogram`;
 3. choose every node's split from its histograms alone — cuts lie only between bins —
-   with the same criterion objects (:mod:`treebook.core.criteria`) and the same rules
+   with the same criterion objects (``treebook.core.criteria``) and the same rules
    (midpoint thresholds, ``min_samples_leaf``, ties to the first feature and the smallest
    cut) as exact CART — :func:`best_bin_split`.
 
@@ -37,7 +37,7 @@ exactly the partitions of a Dask array chunked by ``b`` rows: the two trees are 
 equal bit for bit, fractional weights included.
 
 **Categorical columns** (pandas categorical/object/bool, as for
-:class:`treebook.CARTClassifier`): the bins are the categories, one each, whatever
+:class:`treebook.cart.CARTClassifier`): the bins are the categories, one each, whatever
 ``max_bins`` says, and a node splits them into two subsets as exact CART does —
 Breiman's ordering for two classes and regression, every subset (or the per-class
 orderings) for three classes or more (:func:`treebook.cart.subset_split_of_stats`, on
@@ -849,7 +849,7 @@ def _is_dask(X) -> bool:
 
 
 class HistCARTClassifier(_HistMixin, DecisionTreeClassifierBase):
-    """Binned CART classification tree: the splits of :class:`treebook.CARTClassifier`
+    """Binned CART classification tree: the splits of :class:`treebook.cart.CARTClassifier`
     restricted to cuts between quantile bins (see the module docstring).
 
     Parameters
@@ -857,18 +857,24 @@ class HistCARTClassifier(_HistMixin, DecisionTreeClassifierBase):
     criterion : ``"gini"`` (default), ``"entropy"``, ``"misclassification"`` or any
         registered classification criterion.
     max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease : as for
-        :class:`~treebook.CARTClassifier` (counts only, no fractions).
-    max_bins : int in [2, 65535] — at most this many bins per feature (default 256). A
+        :class:`~treebook.cart.CARTClassifier` (counts only, no fractions).
+    max_bins : int in [2, 65535]
+        at most this many bins per feature (default 256). A
         feature with at most ``max_bins`` distinct values gets one bin per value, and
         then the tree is exact CART's.
-    block_size : int or None — rows per block of the histogram sums (None: one block);
+    block_size : int or None
+        rows per block of the histogram sums (None: one block);
         set it to the Dask chunk size to reproduce a distributed fit bit for bit.
     binning : ``"exact"`` (distinct values counted exactly) or ``"sketch"`` (per block at
         most ``sketch_points`` order statistics, :func:`value_summary`).
-    sketch_points : int ≥ 2 — the size of each block's sketch (default 4096).
-    histogram_budget_mb : float > 0 — the most memory one pass's histograms may take;
+    sketch_points : int ≥ 2
+        the size of each block's sketch (default 4096).
+    histogram_budget_mb : float > 0
+        the most memory one pass's histograms may take;
         a level with more open nodes is computed in several passes (default 256).
 
+    Notes
+    -----
     Attributes after ``fit``: ``tree_``, ``classes_``, ``bin_mapper_`` (the bins),
     ``levels_`` (``(depth, open nodes)`` of every pass over the data).
     """

@@ -335,22 +335,28 @@ class _TreeEstimatorBase(BaseEstimator):
         return tree.distribution(Xe, **kwargs)
 
     def decision_path(self, X):
+        """The nodes each row visits, as a ``scipy.sparse`` CSR indicator matrix (rows ×
+        nodes; see :meth:`treebook.core.tree.Tree.decision_path`)."""
         self._check_fitted()
         return self.tree_.decision_path(self._encode(X))
 
     def get_depth(self) -> int:
+        """The depth of the fitted tree (the root alone has depth 0)."""
         self._check_fitted()
         return self.depth_
 
     def get_n_leaves(self) -> int:
+        """The number of leaves of the fitted tree."""
         self._check_fitted()
         return self.n_leaves_
 
     @property
     def feature_importances_(self) -> np.ndarray:
-        """Mean decrease in impurity (MDI) per feature, normalised to sum to 1: each split
-        adds ``|D_t|·I(t) − Σ_children |D_c|·I(c)`` to its feature (:meth:`Tree.
-        impurity_decrease_by_feature`), as scikit-learn's ``feature_importances_``."""
+        """The mean decrease in impurity (MDI) of each feature, normalised to sum to 1.
+
+        Each split adds ``|D_t|·I(t) − Σ_children |D_c|·I(c)`` to its feature
+        (:meth:`treebook.core.tree.Tree.impurity_decrease_by_feature`), as in
+        scikit-learn's ``feature_importances_``."""
         self._check_fitted()
         total = self.tree_.impurity_decrease_by_feature(self.n_features_in_)
         s = total.sum()
@@ -364,6 +370,8 @@ class _TreeEstimatorBase(BaseEstimator):
         return to_graphviz(self.tree_, **kwargs)
 
     def export_text(self, **kwargs) -> str:
+        """The fitted tree as text, one line per node indented by depth (see
+        :func:`treebook.io.render.export_text` for the options)."""
         from ..io.render import export_text
 
         self._check_fitted()

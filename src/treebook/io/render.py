@@ -16,13 +16,13 @@ category labels, class names), so they work for every learner and every node kin
 
 Branch conditions read:
 
-=============  =======================  ==========================================
-node kind      condition                example
-=============  =======================  ==========================================
-``MULTIWAY``   ``feature = value``      ``outlook = sunny``
-``THRESHOLD``  ``feature <= t`` / ``>``  ``temperature <= 75.5``, ``temperature > 75.5``
-``SUBSET``     ``feature ∈ {…}``        ``colour ∈ {red, blue}``
-=============  =======================  ==========================================
+=============  =========================  ==========================================
+node kind      condition                  example
+=============  =========================  ==========================================
+``MULTIWAY``   ``feature = value``        ``outlook = sunny``
+``THRESHOLD``  ``feature <= t`` / ``>``   ``temperature <= 75.5``, ``temperature > 75.5``
+``SUBSET``     ``feature ∈ {…}``          ``colour ∈ {red, blue}``
+=============  =========================  ==========================================
 
 A case whose category has no branch at a node (a category never seen there in training)
 stops at that node and gets its class distribution; no rule describes such a case.
@@ -200,7 +200,7 @@ def path_conditions(tree: Tree, node: int, *, unknown_shares: bool = False,
 
     With ``unknown_shares=True`` each condition carries the weight a case with an unknown
     value takes into its branch under the routing policy ``missing``
-    (:meth:`treebook.core.splits.Split.route`; C4.5's ``"distribute"``: the branch's share of
+    (``treebook.core.splits.Split.route``; C4.5's ``"distribute"``: the branch's share of
     its parent's training weight), as :meth:`~treebook.core.tree.Tree.route` sends it.
     """
     policy = get_routing(missing) if unknown_shares else None
@@ -429,7 +429,7 @@ def _tree_graph_class():
         """
 
         def to_svg(self) -> str:
-            """The drawing as inline SVG markup (see :func:`inline_svg`)."""
+            """The drawing as inline SVG markup (see ``inline_svg``)."""
             return inline_svg(self.pipe(format="svg", encoding="utf-8"))
 
         def to_html(self) -> str:

@@ -70,6 +70,8 @@ class FrameSlider(ipywidgets.VBox):
     description : the slider's name (e.g. ``"depth"`` or ``"α"``).
     initial : index of the frame shown first (default 0).
 
+    Notes
+    -----
     Attributes ``values``, ``labels`` and ``frames`` hold what was computed; ``index`` is
     the frame the live slider shows. :meth:`to_html` returns the static slider.
     """
