@@ -91,7 +91,7 @@ def main(argv=None) -> None:
     from sklearn.tree import DecisionTreeClassifier
 
     from treebook import CARTClassifier
-    from treebook.kernels.cart import walk_thresholds
+    from treebook.kernels.walk import walk_thresholds
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", nargs="+", type=float, default=[1e5, 1e6])

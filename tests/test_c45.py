@@ -23,16 +23,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from treebook import C45Classifier, entropy, information_gain, split_information
-from treebook.c45 import (
-    c45_gain,
-    c45_gain_ratio,
-    c45_split_information,
-    candidate_table,
-    categorical_candidate,
-    collapse,
-    min_split_weight,
-    numeric_candidate,
-)
+from treebook.growers.c45_search import c45_gain, c45_gain_ratio, c45_split_information, categorical_candidate, min_split_weight, numeric_candidate
+from treebook.c45 import candidate_table, collapse
 from treebook.datasets import load_golf
 from treebook.core.tree import NodeKind
 
@@ -477,7 +469,7 @@ def test_params_round_trip():
 
 
 def test_confidence_explorer_frames_equal_fresh_fits(golf_unknown):
-    from treebook.io.widgets import confidence_explorer
+    from treebook.io.explorers import confidence_explorer
 
     X, y = golf_unknown
     X2 = pd.concat([X] * 3, ignore_index=True)          # big enough for pruning to act

@@ -1,7 +1,7 @@
 """C4.5's fast grower (presorted lists, compiled scans) grows the readable grower's tree.
 
 The readable grower (``grower="readable"``: :func:`treebook.growers.recursive.grow_tree` with
-:func:`treebook.c45.c45_split_finder`) is the definition. Every case here fits both and
+:func:`treebook.growers.c45_search.c45_split_finder`) is the definition. Every case here fits both and
 compares every array of the unpruned and the pruned tree exactly (``np.array_equal``:
 thresholds, class counts, weights, impurities, children, category maps), on numeric,
 categorical and mixed data, with ties, unknown values (fractional cases), weights, and

@@ -15,7 +15,7 @@ import pytest
 from sklearn.datasets import load_breast_cancer, make_classification, make_regression
 
 from treebook import CARTClassifier, CARTRegressor
-from treebook.cart import naive_best_threshold
+from treebook.teaching.cart_readable import naive_best_threshold
 from treebook.teaching.cart_readable import best_cut, grow_binary, predict_binary
 
 

@@ -240,7 +240,7 @@ def test_bad_input():
 def test_alpha_explorer_frames_follow_the_path():
     import re
 
-    from treebook.io.widgets import alpha_explorer
+    from treebook.io.explorers import alpha_explorer
 
     X, y = load_breast_cancer(return_X_y=True)
     Xtr, Xte, ytr, yte = X[::2], X[1::2], y[::2], y[1::2]

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 from sklearn.exceptions import DataConversionWarning
 
-from treebook.core.encoding import (FeatureEncoder, check_sample_weight, encode_labels,
-                               encode_targets, label_array)
+from treebook.core.encoding import FeatureEncoder
+from treebook.core.targets import check_sample_weight, encode_labels, encode_targets, label_array
 
 
 def frame():

@@ -6,8 +6,9 @@ import pytest
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_iris, load_wine
 
 from treebook import CARTClassifier, CARTRegressor
-from treebook.hist import (BinMapper, HistCARTClassifier, HistCARTRegressor, bin_edges,
-                           merge_summaries, tree_sum, value_summary)
+from treebook.growers.binning import BinMapper, bin_edges, merge_summaries, value_summary
+from treebook.hist import HistCARTClassifier, HistCARTRegressor
+from treebook.growers.hist import tree_sum
 
 
 def assert_same_tree(a, b, values_exact=True):

@@ -21,7 +21,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
 import treebook
-from treebook.core.checks import OPTIONAL_DEPENDENCIES
+from treebook._optional import OPTIONAL_DEPENDENCIES
 
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]

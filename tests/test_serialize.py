@@ -58,7 +58,7 @@ def test_round_trip_on_every_bundled_table(name, learner):
         X = X.select_dtypes(exclude="number")
     model = learner().fit(X, y)
     text = model.to_json()
-    back = learner.from_json(text)
+    back = from_json(text, expected=learner)
     assert type(back) is learner and back.get_params() == model.get_params()
     _same_tree(model.tree_, back.tree_)
     _same_predictions(model, back, X)
@@ -87,7 +87,7 @@ def test_numeric_data_regression_and_pruned_trees():
         assert back.classes_.dtype == model.classes_.dtype
     Xd, yd = load_diabetes(return_X_y=True)
     reg = CARTRegressor(max_depth=5, ccp_alpha=10.0).fit(Xd, yd)
-    back = CARTRegressor.from_json(reg.to_json(indent=1))
+    back = from_json(reg.to_json(indent=1), expected=CARTRegressor)
     assert np.array_equal(back.predict(Xd), reg.predict(Xd))
     _same_tree(reg.full_tree_, back.full_tree_)
 
@@ -146,7 +146,7 @@ def test_bad_arguments():
         to_json(object())
     text = ID3Classifier().fit(*DATA["loan"]).to_json()
     with pytest.raises(TypeError, match="holds a ID3Classifier, not a CARTClassifier"):
-        CARTClassifier.from_json(text)
+        from_json(text, expected=CARTClassifier)
 
 
 def test_the_document_is_strict_json_and_a_parameter_that_cannot_be_written_is_named():

@@ -23,7 +23,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from .core.checks import require_optional
+from ._optional import require_optional
 
 __all__ = ["load_loan", "load_play_tennis", "load_golf", "DATASETS"]
 

@@ -26,7 +26,7 @@ from sklearn.exceptions import NotFittedError
 
 from .core.base import Interval, Options, RandomState
 from .cart import CART_CONSTRAINTS, CARTClassifier, CARTRegressor
-from .core.encoding import check_sample_weight, encode_labels, encode_targets
+from .core.targets import check_sample_weight, encode_labels, encode_targets
 from .core.feature_draw import draw_seed
 
 __all__ = ["RandomForestClassifier", "RandomForestRegressor", "BaggingClassifier"]

@@ -71,7 +71,7 @@ def _no_optional_imports():
 
     from treebook import (C45Classifier, CARTClassifier, CARTRegressor, CLSClassifier,
                           ID3Classifier)
-    from treebook.core.checks import OPTIONAL_DEPENDENCIES
+    from treebook._optional import OPTIONAL_DEPENDENCIES
     from treebook.ensemble import RandomForestClassifier
     from treebook.hist import HistCARTClassifier
 
@@ -81,7 +81,8 @@ def _no_optional_imports():
     ID3Classifier().fit(X.round().astype(int).astype(str), y).export_text()
     CARTRegressor().fit(X[:, :3], X[:, 3]).to_rules()
     RandomForestClassifier(n_estimators=2, random_state=0).fit(X, y).predict(X)
-    CARTClassifier.from_json(CARTClassifier(max_depth=2).fit(X, y).to_json())
+    from treebook.io.serialize import from_json
+    from_json(CARTClassifier(max_depth=2).fit(X, y).to_json(), expected=CARTClassifier)
     loaded = [m for m in OPTIONAL_DEPENDENCIES if m in sys.modules]
     assert not loaded, f"loaded: {loaded}"
 

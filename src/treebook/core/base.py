@@ -28,8 +28,8 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.exceptions import NotFittedError
 
-from .encoding import (FeatureEncoder, check_sample_weight, encode_labels, encode_targets,
-                       label_array)
+from .encoding import FeatureEncoder
+from .targets import check_sample_weight, encode_labels, encode_targets, label_array
 from .tree import Tree
 
 __all__ = ["DecisionTreeClassifierBase", "DecisionTreeRegressorBase", "Interval", "Options",
@@ -379,21 +379,11 @@ class _TreeEstimatorBase(BaseEstimator):
 
     def to_json(self, *, indent: int | None = None) -> str:
         """The fitted model as a JSON text in treebook's versioned schema (see
-        :mod:`treebook.io.serialize`); :meth:`from_json` reads it back."""
+        :mod:`treebook.io.serialize`); :func:`treebook.io.serialize.from_json` reads it
+        back."""
         from ..io.serialize import to_json
 
         return to_json(self, indent=indent)
-
-    @classmethod
-    def from_json(cls, text):
-        """The fitted model written by :meth:`to_json` (a ``TypeError`` if it is not a
-        ``cls``)."""
-        from ..io.serialize import from_json
-
-        est = from_json(text)
-        if not isinstance(est, cls):
-            raise TypeError(f"text holds a {type(est).__name__}, not a {cls.__name__}")
-        return est
 
     def to_rules(self, **kwargs):
         """One IF-THEN rule per leaf (see :func:`treebook.io.render.to_rules`); the THEN part

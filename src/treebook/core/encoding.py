@@ -1,4 +1,5 @@
-"""Checking and encoding learner input: one place for every estimator.
+"""Checking and encoding learner input (the features; the targets and weights are
+:mod:`treebook.core.targets`): one place for every estimator.
 
 Trees work on a float matrix: a numeric feature as its values, a categorical feature as
 integer codes ``0 … L-1`` (its categories, sorted, are kept by the encoder), a missing
@@ -19,15 +20,16 @@ import pandas as pd
 
 from .checks import check_label_types
 
-__all__ = ["FeatureEncoder", "encode_labels", "encode_targets", "check_sample_weight",
-           "check_label_types", "check_feature_names", "float_by_value", "temporal_to_float"]
+__all__ = ["FeatureEncoder", "check_label_types", "check_feature_names", "float_by_value",
+           "temporal_to_float", "is_missing", "has_infinite", "sorted_categories",
+           "object_array"]
 
 
-def _is_missing(values: np.ndarray) -> np.ndarray:
+def is_missing(values: np.ndarray) -> np.ndarray:
     return np.asarray(pd.isna(values), dtype=bool)
 
 
-def _has_infinite(values: np.ndarray) -> bool:
+def has_infinite(values: np.ndarray) -> bool:
     """True if a column holds ±inf (a number column, or floats inside an object column)."""
     values = np.asarray(values)
     if values.dtype.kind == "f":
@@ -39,16 +41,16 @@ def _has_infinite(values: np.ndarray) -> bool:
                for v in pd.unique(pd.Series(values, dtype=object)).tolist())
 
 
-def _sorted_categories(values) -> np.ndarray:
+def sorted_categories(values) -> np.ndarray:
     uniq = pd.unique(pd.Series(values, dtype=object))
     try:
         ordered = sorted(uniq)
     except TypeError:  # mixed types: order by their text, deterministically
         ordered = sorted(uniq, key=lambda v: (type(v).__name__, str(v)))
-    return _object_array(ordered)
+    return object_array(ordered)
 
 
-def _object_array(items) -> np.ndarray:
+def object_array(items) -> np.ndarray:
     """A 1-D object array of ``items`` (``np.array`` would turn tuples into a 2-D array)."""
     out = np.empty(len(items), dtype=object)
     out[:] = list(items)
@@ -114,7 +116,7 @@ def _column_is_categorical(col) -> bool:
     else:
         if col.dtype.kind in "biufc":
             return col.dtype.kind == "b"
-        vals = col[~_is_missing(col)]
+        vals = col[~is_missing(col)]
     return not all(isinstance(v, (int, float, np.integer, np.floating))
                    and not isinstance(v, (bool, np.bool_)) for v in vals)
 
@@ -240,7 +242,7 @@ def _prepare(col, fname: str, temporal: str | None = None):
             # every cell is one of the categories (or missing): checking the categories
             # checks the cells, without a Python loop over the rows
             check_cells(cats, where)
-            return vals, _is_missing(vals)
+            return vals, is_missing(vals)
     else:
         vals = np.asarray(col)
         if vals.dtype.kind == "c":
@@ -252,10 +254,10 @@ def _prepare(col, fname: str, temporal: str | None = None):
             return vals, np.zeros(vals.shape[0], dtype=bool)
     if vals.dtype == object and any(isinstance(v, (np.float16, np.float32))
                                     for v in vals.tolist()):
-        vals = _object_array([float(str(v)) if isinstance(v, (np.float16, np.float32)) else v
+        vals = object_array([float(str(v)) if isinstance(v, (np.float16, np.float32)) else v
                               for v in vals.tolist()])
     check_cells(np.asarray(vals, dtype=object) if vals.dtype != object else vals, where)
-    return vals, _is_missing(vals)
+    return vals, is_missing(vals)
 
 
 def _is_float_matrix(X) -> bool:
@@ -370,7 +372,7 @@ class FeatureEncoder:
                 # a pandas categorical is its own encoding: its codes index its categories
                 # (no object array of the cells, no hashing of them)
                 check_cells(own, f"X column {name!r}")
-                if _has_infinite(own):
+                if has_infinite(own):
                     raise ValueError(f"X column {name!r} has infinite values")
                 cc = col.cat.codes.to_numpy()
                 miss = cc < 0
@@ -392,7 +394,7 @@ class FeatureEncoder:
                 if isinstance(col, pd.Series) and isinstance(col.dtype, pd.CategoricalDtype):
                     cats.append(np.asarray(col.cat.categories, dtype=object))
                 else:
-                    cats.append(_sorted_categories(np.asarray(vals, dtype=object)[~miss]))
+                    cats.append(sorted_categories(np.asarray(vals, dtype=object)[~miss]))
             else:
                 cats.append(None)
         enc = cls(tuple(names), tuple(cats), from_pandas,
@@ -487,7 +489,7 @@ class FeatureEncoder:
                 continue
             if prepared:
                 col_np = col
-                miss = (np.isnan(col_np) if col_np.dtype.kind == "f" else _is_missing(col_np))
+                miss = (np.isnan(col_np) if col_np.dtype.kind == "f" else is_missing(col_np))
             else:
                 col_np, miss = _prepare(col, fname, self._temporal(j))
             if miss.any() and not allow_missing:
@@ -506,7 +508,7 @@ class FeatureEncoder:
                     raise ValueError(f"{name} column {fname!r} has infinite values")
                 out[:, j] = vals
             else:
-                if _has_infinite(col_np):
+                if has_infinite(col_np):
                     raise ValueError(f"{name} column {fname!r} has infinite values")
                 obj = np.asarray(col_np, dtype=object)
                 if not prepared and len(cats):
@@ -522,182 +524,3 @@ class FeatureEncoder:
         return out
 
 
-def _as_array_like(y, name: str = "y"):
-    """``y`` itself if it is a sequence or array, else ``np.asarray`` of an object that
-    has only ``__array__``; ``None`` and scalars are refused."""
-    if y is None:
-        raise ValueError(f"this estimator requires {name} to be passed, but the target {name} "
-                        "is None: give one target per row of X")
-    if hasattr(y, "tocsr") and hasattr(y, "nnz"):  # a scipy.sparse matrix or array
-        raise TypeError(f"{name} must be dense, one value per row; got a scipy.sparse "
-                        f"{type(y).__name__}: pass {name}.toarray().ravel()")
-    if isinstance(y, (str, bytes)) or np.isscalar(y):
-        raise TypeError(f"{name} must be a sequence (list, array or Series), one value per "
-                        f"row; got {type(y).__name__} {y!r}")
-    if not hasattr(y, "__iter__") or not hasattr(y, "__len__"):
-        if hasattr(y, "__array__"):
-            return np.asarray(y)
-        raise TypeError(f"{name} must be a sequence (list, array or Series); got "
-                        f"{type(y).__name__}")
-    return y
-
-
-def label_array(y) -> np.ndarray:
-    """Class labels as an array, each label kept as given (not yet checked for shape)."""
-    y = _as_array_like(y)
-    if isinstance(y, pd.DataFrame):
-        if y.shape[1] != 1:
-            raise ValueError(f"y must be one column of labels; got {y.shape[1]} columns")
-        y = y.iloc[:, 0]
-    if isinstance(y, pd.Series):
-        return y.to_numpy(dtype=object)
-    if isinstance(y, np.ndarray):
-        return y
-    # a list keeps each label as given: np.asarray would turn [3, "a"] into strings and
-    # a list of tuples into a 2-D array
-    items = list(y)
-    if any(isinstance(v, (list, np.ndarray)) for v in items):
-        raise ValueError("y must be one-dimensional: a sequence of hashable labels")
-    return _object_array(items)
-
-
-def _continuous_example(arr: np.ndarray):
-    """A label that is a non-integral float (a regression target), or None."""
-    if arr.dtype.kind == "f":
-        vals = arr[np.isfinite(arr)]
-        bad = vals[vals != np.round(vals)]
-        return bad[0] if bad.size else None
-    if arr.dtype == object:
-        for v in arr.tolist():
-            if (isinstance(v, (float, np.floating)) and np.isfinite(v) and v != round(v)):
-                return v
-    return None
-
-
-def _column_vector_to_1d(arr: np.ndarray, warn: bool = True) -> np.ndarray:
-    """An ``(n, 1)`` array of targets as ``(n,)``, with scikit-learn's warning."""
-    if arr.ndim == 2 and arr.shape[1] == 1:
-        if warn:
-            import warnings
-
-            from sklearn.exceptions import DataConversionWarning
-
-            warnings.warn("A column-vector y was passed when a 1d array was expected. "
-                          "Please change the shape of y to (n_samples, ), for example "
-                          "using ravel().", DataConversionWarning, stacklevel=4)
-        return arr[:, 0]
-    return arr
-
-
-def encode_labels(y, n_rows: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(classes, codes)`` for class labels of any hashable type."""
-    y = _as_array_like(y)
-    if isinstance(y, pd.DataFrame):
-        if y.shape[1] != 1:
-            raise ValueError(f"y must be one column of labels; got {y.shape[1]} columns")
-        y = y.iloc[:, 0]
-    # a pandas Categorical declares its classes and their order (unused ones included),
-    # as an ARFF header does for Weka: ties between classes go to the first declared
-    declared = getattr(y, "dtype", None)
-    declared = declared.categories if isinstance(declared, pd.CategoricalDtype) else None
-    arr = _column_vector_to_1d(label_array(y))
-    if arr.ndim != 1:
-        raise ValueError(f"y must be one-dimensional; got shape {arr.shape}")
-    if arr.shape[0] != n_rows:
-        raise ValueError(f"y has {arr.shape[0]} labels but X has {n_rows} rows")
-    check_label_types(arr)
-    if _is_missing(arr).any():
-        raise ValueError("y has missing labels (NaN/None)")
-    if _has_infinite(arr):
-        raise ValueError("y has infinite values; class labels must be finite or non-numeric")
-    example = _continuous_example(arr)
-    if example is not None:
-        raise ValueError(f"Unknown label type: continuous. y holds non-integer numbers such as "
-                         f"{example!r}, a regression target, but a classifier needs class "
-                         "labels: use CARTRegressor, or bin y first")
-    if declared is not None:
-        classes = np.asarray(declared.tolist(), dtype=declared.dtype if declared.dtype.kind
-                             in "biuf" else object)
-        codes = pd.Categorical(arr, categories=declared).codes
-        return classes, codes.astype(np.int64)
-    classes = _sorted_categories(arr)
-    numbers = (int, float, np.integer, np.floating)
-    if arr.dtype.kind in "biuf" or all(isinstance(c, numbers) for c in classes):
-        classes = np.asarray(classes.tolist())  # numeric (or bool) labels keep a numeric dtype
-    # hash lookup in pandas (vectorised); tupleize_cols=False keeps tuple labels as labels
-    index = pd.Index(classes.tolist(), dtype=object, tupleize_cols=False)
-    codes = index.get_indexer(pd.Index(arr.tolist(), dtype=object, tupleize_cols=False))
-    if np.any(codes < 0):  # labels that compare equal but hash apart (never for plain types)
-        lookup = {v: k for k, v in enumerate(classes.tolist())}
-        codes = np.fromiter((lookup[v] for v in arr.tolist()), dtype=np.int64,
-                            count=arr.shape[0])
-    return classes, codes.astype(np.int64)
-
-
-#: responses beyond this magnitude are refused: a regression tree sums squared
-#: responses, and (1e150)² · 1e8 rows is near the largest float64 (1.8e308)
-MAX_ABS_TARGET = 1e150
-
-
-def encode_targets(y, n_rows: int) -> np.ndarray:
-    """Regression responses as a finite float array."""
-    y = _as_array_like(y)
-    arr = _column_vector_to_1d(
-        np.asarray(y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else y),
-        warn=not isinstance(y, pd.DataFrame))
-    if arr.ndim != 1:
-        raise ValueError(f"y must be one-dimensional; got shape {arr.shape}")
-    if arr.shape[0] != n_rows:
-        raise ValueError(f"y has {arr.shape[0]} values but X has {n_rows} rows")
-    if arr.dtype.kind == "c" or (arr.dtype == object and any(
-            isinstance(v, (complex, np.complexfloating)) for v in arr.tolist())):
-        raise ValueError("y holds complex numbers; a regression target must be real")
-    if arr.dtype.kind == "b" or (arr.dtype == object and any(
-            isinstance(v, (bool, np.bool_)) for v in arr.tolist())):
-        raise ValueError("y holds booleans; a regression target must be numbers (for classes "
-                         "use a classifier)")
-    try:
-        arr = float_by_value(arr) if arr.dtype.kind == "f" else (
-            pd.Series(arr).to_numpy(dtype=float, na_value=np.nan) if arr.dtype == object
-            else arr.astype(float))
-    except (TypeError, ValueError):
-        raise ValueError("y must hold numbers for regression") from None
-    if not np.all(np.isfinite(arr)):
-        raise ValueError("y has NaN or infinite values")
-    if arr.size and np.max(np.abs(arr)) > MAX_ABS_TARGET:
-        raise ValueError(f"y has values up to {np.max(np.abs(arr)):.3g}; squared errors of "
-                         f"responses beyond ±{MAX_ABS_TARGET:.0e} overflow float64: divide y "
-                         "by a constant (the tree's splits do not change)")
-    return arr
-
-
-def check_sample_weight(sample_weight, n_rows: int) -> np.ndarray:
-    """Weights as a float array: one per row, finite, non-negative, positive total."""
-    if sample_weight is None:
-        return np.ones(n_rows)
-    if isinstance(sample_weight, (str, bytes)):
-        raise TypeError(f"sample_weight must be numbers, one per row; got {sample_weight!r}")
-    raw = np.asarray(sample_weight)
-    if raw.dtype.kind == "c":
-        raise ValueError("sample_weight holds complex numbers; weights must be real")
-    try:
-        w = np.asarray(raw, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError("sample_weight must hold numbers (one non-negative weight per row)"
-                         ) from None
-    if w.ndim == 0:  # a scalar: the same weight for every row, as in scikit-learn
-        w = np.full(n_rows, float(w))
-    if w.ndim != 1 or w.shape[0] != n_rows:
-        raise ValueError(f"sample_weight must have one weight per row ({n_rows}); got shape {w.shape}")
-    if not np.all(np.isfinite(w)):
-        raise ValueError("sample_weight has NaN or infinite values")
-    if np.any(w < 0):
-        raise ValueError("sample_weight has negative values")
-    with np.errstate(over="ignore"):
-        total = w.sum()
-    if total <= 0:
-        raise ValueError("sample_weight sums to zero")
-    if not np.isfinite(total):
-        raise ValueError("sample_weight sums to more than the largest float (1.8e308); divide "
-                         "the weights by a constant")
-    return w

@@ -50,10 +50,10 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from ..kernels.cart import walk_thresholds, walk_tree
+from ..kernels.walk import walk_thresholds, walk_tree
 from .splits import FAN, STOP, NodeKind, branch_codes, get_routing, resolve_missing
 
-__all__ = ["NodeKind", "Tree", "TreeBuilder", "apply_binary", "apply_compiled"]
+__all__ = ["NodeKind", "Tree", "TreeBuilder", "apply_binary", "apply_compiled", "check_tree"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -611,3 +611,15 @@ def apply_compiled(tree: Tree, X) -> np.ndarray:
     walk_tree(X, feature, tree.kind == NodeKind.THRESHOLD, tree.threshold, tree.children_ptr,
               tree.children, tree.code_ptr, tree.branch_of_code, out)
     return out
+
+
+def check_tree(tree, name: str = "tree"):
+    """``tree`` if it is a :class:`~treebook.core.tree.Tree`, else a ``TypeError`` naming it
+    (with a hint when it is a fitted estimator, whose tree is ``estimator.tree_``)."""
+    if isinstance(tree, Tree):
+        return tree
+    hint = ""
+    if hasattr(tree, "fit") and hasattr(tree, "get_params"):
+        hint = (f"; pass the estimator's fitted tree, {name}=estimator.tree_ (or call the "
+                "estimator's own method)")
+    raise TypeError(f"{name} must be a treebook.core.tree.Tree; got {type(tree).__name__}{hint}")

@@ -17,7 +17,7 @@ and the order scikit-learn uses (its ``BestFirstTreeBuilder``) is greedy::
 
 The *improvement* of a node's best split is the weighted impurity decrease
 ``(|D_t|/|D|)·(I(t) - |D_L|/|D_t|·I(L) - |D_R|/|D_t|·I(R))`` that CART's split finder
-already reports as ``Split.score`` (:func:`treebook.cart.cart_split_finder`); a node
+already reports as ``Split.score`` (:func:`treebook.growers.cart_search.cart_split_finder`); a node
 that may not be split (pure, at ``max_depth``, fewer than ``min_samples_split`` rows,
 no cut keeping ``min_samples_leaf`` rows each side, improvement below
 ``min_impurity_decrease``) enters the frontier with improvement 0 and stays a leaf. The

@@ -1,7 +1,7 @@
 """C4.5's fast grower: the readable recursion, with each numeric column sorted once.
 
 The readable grower (:func:`treebook.growers.recursive.grow_tree` with
-:func:`treebook.c45.c45_split_finder`) sorts the cases of every node on every numeric
+:func:`treebook.growers.c45_search.c45_split_finder`) sorts the cases of every node on every numeric
 attribute and scores every cut with numpy. This grower makes the same tree, node for
 node, with two changes (Quinlan's C4.5 and Weka's J48 sort once too):
 
@@ -11,12 +11,12 @@ node, with two changes (Quinlan's C4.5 and Weka's J48 sort once too):
 * one compiled pass per node scans all the lists
   (:func:`treebook.kernels.c45.scan_thresholds`): prefix sums, the admissible cuts, and
   the short list of cuts that can be the best; the readable arithmetic
-  (:func:`treebook.c45.threshold_candidate`'s numpy code, shared through
-  :func:`treebook.c45.threshold_at`) scores the short list and makes the candidate.
+  (:func:`treebook.growers.c45_search.threshold_candidate`'s numpy code, shared through
+  :func:`treebook.growers.c45_search.threshold_at`) scores the short list and makes the candidate.
 
 Everything else is the readable code itself: categorical candidates
-(:func:`treebook.c45.categorical_candidate`, :func:`treebook.c45.binary_categorical_candidate`),
-the choice (:func:`treebook.c45.choose_candidate`), the routing of the cases
+(:func:`treebook.growers.c45_search.categorical_candidate`, :func:`treebook.growers.c45_search.binary_categorical_candidate`),
+the choice (:func:`treebook.growers.c45_search.choose_candidate`), the routing of the cases
 (:meth:`treebook.core.splits.Split.route_cases`) and the node statistics. Cases are kept in
 the readable grower's order at every node (a child: its branch's cases, then the fanned
 ones), and ties in a sorted list in that order, so every sum is added in the same order
@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import impurity as imp
-from ..c45 import (MIN_CUT_GAP, SMALL, C45Context, binary_categorical_candidate,
+from .c45_search import (MIN_CUT_GAP, SMALL, C45Context, binary_categorical_candidate,
                   categorical_candidate, choose_candidate, threshold_at)
 from ..kernels.c45 import partition_sorted_lists, scan_thresholds
 from .recursive import branch_cases, node_counts
@@ -120,10 +120,10 @@ def _numeric_one_by_one(ctx, live, known_w, left, lower, upper, short_ptr, n_cut
 def grow_c45(X, y, sample_weight, *, ctx: C45Context, node_impurity=imp.entropy,
              max_depth=None, missing="distribute", metadata=None):
     """Grow C4.5's tree: the tree of :func:`treebook.growers.recursive.grow_tree` with
-    :func:`treebook.c45.c45_split_finder`, from presorted lists.
+    :func:`treebook.growers.c45_search.c45_split_finder`, from presorted lists.
 
     ``X``: the encoded training data (categorical codes, NaN unknown); ``y``: class
-    codes; ``ctx``: the fit's :class:`treebook.c45.C45Context`; ``missing``: the routing
+    codes; ``ctx``: the fit's :class:`treebook.growers.c45_search.C45Context`; ``missing``: the routing
     policy (name or object) for unknown values, as in ``grow_tree``; ``node_impurity``:
     the impurity of class counts, applied row by row to a ``(V, K)`` array of a split's
     children (as :func:`treebook.core.impurity.entropy` is).

@@ -7,7 +7,7 @@ attribute lists*, in numpy:
 
 1. **Presort once.** For each feature, an *attribute list*: one ``int64`` per row,
    sorted by the feature's value, packing the row id, the value's dense rank and (two
-   classes) the row's class (:func:`_presort`). The compiled scan's lists take half
+   classes) the row's class (:func:`treebook.growers.attribute_lists.presort`). The compiled scan's lists take half
    that: one ``uint32`` with the row id, a "new value starts here" bit, the ``close``
    bit and the class (:func:`treebook.kernels.cart.pack_list`).
 2. **Nodes as segments.** At every depth the open nodes' rows lie in each list as
@@ -35,7 +35,7 @@ bit; with fractional weights or regression the prefix sums are rounded different
 two different cuts whose scores agree to about ``1e-12`` may be chosen differently.
 
 **Missing values** (``missing="learn"``, scikit-learn's rule, as
-:func:`treebook.cart.cart_split_finder`): NaN sorts after every known value with a rank
+:func:`treebook.growers.cart_search.cart_split_finder`): NaN sorts after every known value with a rank
 of its own, so in each node's segment the missing rows are the last block, and the
 stable partition keeps them there. The block's weights are the node's minus the running
 sums at its last known position; each cut is scored with the block on the right (the
@@ -54,23 +54,17 @@ array on every gather, which costs more than the memory saved.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..kernels import cart as kernels
 from ..core.criteria import GINI, SQUARED_ERROR, get_criterion
-from ..core.feature_draw import features_to_consider, node_permutation
-from ..core.splits import (
-    FEATURE_THRESHOLD,
-    IMPURITY_TOLERANCE,
-    midpoint_threshold,
-    node_summaries,
-    summaries_from_sums,
-    tie_floor,
-)
+from ..core.cart_scores import IMPURITY_TOLERANCE, midpoint_threshold
+from ..core.splits import node_summaries, summaries_from_sums
 from ..core.tree import NodeKind, Tree, apply_binary
+from ..kernels import cart as kernels
+from .attribute_lists import NO_LABELS, NO_Y, partition_lists, presort, rows_going_right
+from .levelwise_scan import Level, LevelData, choose_cuts, features_per_node
 
 __all__ = ["grow_levelwise", "apply_binary", "node_summaries"]
 
@@ -213,7 +207,7 @@ class _Nodes:
         )
 
 
-def _child_summaries(alive, n_alive: int, node_of_row, go_right, has_cut, data: _Data,
+def _child_summaries(alive, n_alive: int, node_of_row, go_right, has_cut, data: LevelData,
                      J: int):
     """The children's statistics of one level (:func:`treebook.core.splits.node_summaries`'s
     numbers) by :func:`treebook.kernels.cart.child_sums`, which also drops the rows of nodes
@@ -225,8 +219,8 @@ def _child_summaries(alive, n_alive: int, node_of_row, go_right, has_cut, data: 
     S2 = np.zeros_like(S1)
     flat = np.zeros(1 if data.regression else 2 * J * K)
     k = kernels.child_sums(alive, n_alive, node_of_row, go_right, has_cut,
-                           _NO_LABELS if data.regression else data.y,
-                           data.y if data.regression else _NO_Y, data.w, data.unit, K,
+                           NO_LABELS if data.regression else data.y,
+                           data.y if data.regression else NO_Y, data.w, data.unit, K,
                            counts, W, S1, S2, flat)
     if data.unit:
         W = counts.astype(float)
@@ -238,649 +232,6 @@ def _child_summaries(alive, n_alive: int, node_of_row, go_right, has_cut, data: 
 
     return summaries_from_sums(counts, W, (S1, S2) if data.regression else flat, K,
                                data.crit, rows)
-
-
-def _presort(X, y, ybits, columns=None, missing_rank=None, packed=False):
-    """The attribute lists: for each feature (each of ``columns``, default all) one
-    ``int64`` per row, sorted by ``x_f``::
-
-        (code << 32) | row,    code = ((2·rank + close) << ybits) | class
-
-    ``rank`` is the dense rank of the row's value; ``close`` is 1 when the next larger
-    value is within ``FEATURE_THRESHOLD``. Missing values (NaN) sort after every known
-    one with one rank of their own, so in every node's segment the missing rows are its
-    last block; ``missing_rank`` (a list), if given, receives that rank for each feature
-    (-1: the column has no missing value). Only after such a value can two distinct
-    neighbours inside a node be too close to cut between, so only there does the scan
-    look further: ``reach[f]`` maps those ranks to the first rank far enough above them.
-    With two classes the class rides along (``ybits = 1``), so no level gathers it.
-
-    ``packed=True`` (the compiled scan): half the memory, one ``uint32`` per row,
-    ``(row << 3) | (new << 2) | (close << 1) | class`` (:func:`treebook.kernels.cart.pack_list`:
-    ``new`` marks the first row of each value, so equal values need no rank), and no
-    ``reach`` (after a ``close`` value the scan compares the two values themselves).
-    """
-    n, m = X.shape
-    lists, reach = [], []
-    for f in (range(m) if columns is None else columns):
-        if packed:
-            x = np.ascontiguousarray(X[:, f])
-            o = np.argsort(x)
-            out = np.empty(n, dtype=np.uint32)
-            kernels.pack_list(o, x, y if ybits else _NO_LABELS, bool(ybits), FEATURE_THRESHOLD,
-                              out)
-            lists.append(out)
-            reach.append(None)
-            del x, o
-            continue
-        o = np.argsort(X[:, f])  # equal values in any order: no count at a cut depends on it
-        xs = X[o, f]
-        new = np.empty(n, dtype=bool)
-        new[0] = True
-        np.greater(xs[1:], xs[:-1], out=new[1:])
-        has_nan = n > 0 and bool(np.isnan(xs[-1]))
-        if has_nan:  # missing values (NaN) sort last and share one rank past the others
-            new[int(np.searchsorted(np.isnan(xs), True))] = True
-        code = np.cumsum(new, dtype=np.int64)
-        code -= 1  # the rank
-        u = xs[new]
-        if has_nan:
-            u[-1] = np.inf  # the missing rows' rank: never close to a known value
-        if missing_rank is not None:
-            missing_rank.append(u.shape[0] - 1 if has_nan else -1)
-        del xs, new
-        close = np.zeros(u.shape[0], dtype=bool)
-        close[:-1] = u[1:] <= u[:-1] + FEATURE_THRESHOLD
-        if close.any():
-            r = np.flatnonzero(close)
-            reach.append((r, np.searchsorted(u, u[r] + FEATURE_THRESHOLD, side="right")))
-        else:
-            reach.append(None)
-        flag = close[code]
-        code <<= 1
-        code |= flag
-        del flag, close, u
-        if ybits:
-            code <<= ybits
-            code |= y[o]
-        code <<= 32
-        code |= o
-        lists.append(code)
-        del o, code
-    return lists, reach
-
-
-def _code_bits(P, mask):
-    """Bits 32-39 of each entry of an attribute list, ``& mask``, as ``uint8``: read
-    through a byte view of the ``int64`` array (no 8-byte temporary). Bit 0 of ``mask``
-    is the class (two classes), the next bit the ``close`` flag."""
-    byte = 4 if sys.byteorder == "little" else 3
-    return P.view(np.uint8)[byte::8] & mask
-
-
-_ROW = np.int64(0xFFFFFFFF)  # the row id in the low 32 bits of an attribute-list entry
-
-
-def _entry_rows(entries):
-    """The row ids of attribute-list entries: the low 32 bits of an ``int64`` entry, the
-    bits above the 3 flags of a packed ``uint32`` one."""
-    if entries.dtype == np.uint32:
-        return (entries >> 3).astype(np.intp)
-    return entries & _ROW
-
-
-@dataclass(frozen=True)
-class _Data:
-    """What every level's steps read: targets, weights and the fixed choices of the fit."""
-
-    y: np.ndarray
-    w: np.ndarray
-    unit: bool          # every weight is 1: left weights are positions
-    regression: bool
-    K: int
-    ybits: int          # 1 when the class rides in the attribute lists (two classes)
-    msl: int            # min_samples_leaf
-    crit: object        # the criterion (treebook.core.criteria)
-    mwl: float = 0.0    # min_weight_leaf: the least weight of a child
-    X: np.ndarray | None = None  # the features (the packed scan compares close values)
-    compiled_subsets: bool = False  # categorical columns by kernels.scan_subsets
-    max_exhaustive: int = 12        # K >= 3: every subset up to this many categories
-
-
-@dataclass(frozen=True)
-class _Level:
-    """The open nodes of one depth, as consecutive segments of every attribute list."""
-
-    seg_len: np.ndarray
-    starts: np.ndarray
-    node_of_pos: np.ndarray
-    base_bad: np.ndarray    # positions no feature may cut after (segment ends, leaf sizes)
-    open_value: np.ndarray
-    open_W: np.ndarray
-    w_left: np.ndarray | None   # unit weights: the left weight of every cut
-    w_right: np.ndarray | None
-    mean_pos: np.ndarray | None  # regression: the node mean at every position
-    tot_pos: list | None         # classification: the node's class weights at every position
-
-    @property
-    def n_a(self) -> int:
-        return int(self.node_of_pos.shape[0])
-
-    @classmethod
-    def of(cls, seg_len, open_value, open_W, data: _Data, full: bool = True) -> "_Level":
-        """The level's segments; ``full=False``: only what the compiled kernels read."""
-        J = seg_len.shape[0]
-        n_a = int(seg_len.sum())
-        msl = data.msl
-        starts = np.concatenate([[0], np.cumsum(seg_len)[:-1]]).astype(np.int64)
-        if not full:
-            return cls(seg_len, starts, np.empty(n_a, dtype=np.int8), None, open_value,
-                       open_W, None, None, None, None)
-        node_of_pos = np.repeat(np.arange(J, dtype=np.int32), seg_len)
-        # no cut after a segment's last row; min_samples_leaf rows on each side
-        base_bad = np.zeros(n_a, dtype=bool)
-        base_bad[starts + seg_len - 1] = True
-        if msl > 1:
-            pos_in_seg = np.arange(n_a) - np.repeat(starts, seg_len)
-            base_bad |= pos_in_seg < msl - 1
-            pos_in_seg -= np.repeat(seg_len, seg_len)
-            base_bad |= pos_in_seg > -msl - 1  # right side: len - p - 1 < msl
-            del pos_in_seg
-        w_left = w_right = mean_pos = tot_pos = None
-        if data.unit:
-            w_left = np.arange(1.0, n_a + 1.0)
-            w_left -= np.repeat(starts.astype(float), seg_len)
-            w_right = np.repeat(open_W, seg_len)
-            w_right -= w_left
-        if data.regression:
-            mean_pos = np.repeat(open_value[:, 0], seg_len)
-        else:
-            K = data.K
-            tot_pos = ([np.repeat(open_value[:, k], seg_len) for k in range(K)] if K > 2
-                       else [None, np.repeat(open_value[:, 1], seg_len)])
-        return cls(seg_len, starts, node_of_pos, base_bad, open_value, open_W, w_left,
-                   w_right, mean_pos, tot_pos)
-
-
-def _segment_cumsum(c, starts, seg_len):
-    """Cumulative sums of ``c`` in place, restarted at every segment start."""
-    base = c[starts]
-    np.cumsum(c, out=c)
-    c -= np.repeat(c[starts] - base, seg_len)
-    return c
-
-
-def _cut_scores(P, reach_f, level: _Level, data: _Data, missing_rank: int = -1, x_f=None):
-    """Score step: the criterion's scan score of the cut after every position of one
-    feature's attribute list ``P`` (``-inf`` where no cut may be made).
-
-    With missing values in the column (``missing_rank >= 0``, the rank of NaN in ``P``;
-    ``x_f``: the column) also scikit-learn's other candidates: returns ``(score,
-    score_left, last)``, where ``score`` has the missing block on the right of each cut
-    of the known values, ``score_left`` on the left, and ``score_left[last[j]]`` (the
-    cut after node ``j``'s last known value) is the split of the known rows from the
-    missing ones (threshold +inf), which scikit-learn tries last. A node with missing
-    values and constant known ones has no candidate (:func:`treebook.cart._learn_candidates`).
-    """
-    n_a, starts, seg_len = level.n_a, level.starts, level.seg_len
-    y, w, unit, K, ybits, crit = data.y, data.w, data.unit, data.K, data.ybits, data.crit
-    missing = missing_rank >= 0
-    g = P >> (32 + ybits)  # 2·rank + close: equal ranks cannot be cut apart
-    invalid = np.empty(n_a, dtype=bool)
-    np.equal(g[1:], g[:-1], out=invalid[:-1])
-    invalid[-1] = True
-    if not missing:
-        invalid |= level.base_bad
-    if reach_f is not None:
-        # after a value with a close successor: is the next rank far enough?
-        chk = np.flatnonzero(_code_bits(P[:-1], 1 << ybits).view(bool))
-        chk = chk[~invalid[chk]]
-        close_ranks, first_far = reach_f
-        far = first_far[np.searchsorted(close_ranks, g[chk] >> 1)]
-        invalid[chk[(g[chk + 1] >> 1) < far]] = True
-    if missing:
-        rank_bad = invalid.copy()  # the cuts no side of the missing block can make
-        invalid |= level.base_bad
-        n_miss = np.add.reduceat(((g >> 1) == missing_rank).astype(np.int64), starts)
-    del g
-    rows = None if (unit and K == 2) else P & _ROW
-    if unit:
-        w_left, w_right = level.w_left, level.w_right
-    else:
-        ws = w[rows]
-        w_left = np.cumsum(ws)
-        w_left -= np.repeat(w_left[starts] - ws[starts], seg_len)
-        w_right = np.repeat(level.open_W, seg_len)
-        w_right -= w_left
-    if missing:
-        last = starts + seg_len - n_miss - 1  # each node's last known position
-        # missing on the left: add the missing block (the node minus its known part)
-        w_miss = np.repeat(level.open_W - w_left[last], seg_len)
-        wl_left = w_left + w_miss
-        wl_right = np.repeat(level.open_W, seg_len)
-        wl_right -= wl_left
-        del w_miss
-    if data.regression:
-        c = y[rows] - level.mean_pos  # centred responses, weighted below
-        if not unit:
-            c *= ws
-        _segment_cumsum(c, starts, seg_len)
-        score = crit.split_proxy(c, w_left, w_right)
-        if missing:
-            c += np.repeat(c[starts + seg_len - 1] - c[last], seg_len)
-            score_left = crit.split_proxy(c, wl_left, wl_right)
-    else:
-        left = []
-        for k in (range(1, 2) if K == 2 else range(K)):
-            ind = _code_bits(P, 1) if K == 2 else (y[rows] == k)
-            if unit:
-                # left counts inside each segment: one cumulative sum, restarted at
-                # every segment by removing the previous total
-                c = ind.astype(np.float64)
-                c[starts[1:]] -= level.open_value[:-1, k]
-                np.cumsum(c, out=c)
-            else:
-                c = _segment_cumsum(ws * ind, starts, seg_len)
-            left.append(c)
-            del c, ind
-        tot_pos = level.tot_pos
-        if K == 2:
-            l1 = left.pop()
-            score = crit.two_class_score(l1, tot_pos[1] - l1, w_left, w_right)
-            if missing:
-                l1 += np.repeat(level.open_value[:, 1] - l1[last], seg_len)
-                score_left = crit.two_class_score(l1, tot_pos[1] - l1, wl_left, wl_right)
-        else:
-            right = [tot_pos[k] - left[k] for k in range(K)]
-            score = crit.split_proxy(left, right, w_left, w_right)
-            if missing:
-                for k in range(K):
-                    left[k] += np.repeat(level.open_value[:, k] - left[k][last], seg_len)
-                    right[k] = tot_pos[k] - left[k]
-                score_left = crit.split_proxy(left, right, wl_left, wl_right)
-    if data.mwl > 0:
-        invalid |= (w_left < data.mwl) | (w_right < data.mwl)
-    np.copyto(score, -np.inf, where=invalid)
-    if not missing:
-        return score
-    # missing on the left: a cut of the known values, each side keeping msl rows / mwl
-    pos = np.arange(n_a) - np.repeat(starts, seg_len)  # position in the node
-    bad_left = rank_bad | (pos >= np.repeat(last - starts, seg_len))
-    bad_left |= pos + 1 + np.repeat(n_miss, seg_len) < data.msl
-    bad_left |= np.repeat(last - starts, seg_len) - pos < data.msl
-    if data.mwl > 0:
-        bad_left |= (wl_left < data.mwl) | (wl_right < data.mwl)
-    np.copyto(score_left, -np.inf, where=bad_left)
-    del pos, bad_left
-    # the split known | missing (+inf), tried last; nodes without missing values keep
-    # only the usual cuts; nodes with constant (or no) known values have no candidate
-    has = n_miss > 0
-    known = last >= starts
-    lo = x_f[P[starts] & _ROW]
-    hi = x_f[P[np.maximum(last, starts)] & _ROW]
-    varies = known & (hi > lo + FEATURE_THRESHOLD)
-    j = np.flatnonzero(has & varies)
-    score_left[last[j]] = score[last[j]]
-    score[last[j]] = -np.inf
-    score[np.repeat(has & ~varies, seg_len)] = -np.inf
-    score_left[np.repeat(~(has & varies), seg_len)] = -np.inf
-    return score, score_left, last
-
-
-def _keep_best(score, f: int, level: _Level, best_val, best_f, best_p) -> None:
-    """Choose step: where feature ``f`` beats each node's best cut so far, record it.
-
-    A later feature must beat the best so far by more than a tie; within the feature,
-    the first cut that ties with its maximum wins (the smallest threshold)."""
-    seg_max = np.maximum.reduceat(score, level.starts)
-    better = tie_floor(seg_max) > best_val
-    if better.any():
-        target = np.repeat(np.where(better, tie_floor(seg_max), np.inf), level.seg_len)
-        hit = np.flatnonzero(score >= target)
-        del target
-        hn = level.node_of_pos[hit]
-        first = np.ones(hit.shape[0], dtype=bool)
-        first[1:] = hn[1:] != hn[:-1]
-        hn, hp = hn[first], hit[first]
-        best_val[hn] = seg_max[hn]
-        best_f[hn] = f
-        best_p[hn] = hp
-
-
-def _keep_best_missing(score, score_left, last, f: int, level: _Level, best_val, best_f,
-                       best_p, best_go) -> None:
-    """:func:`_keep_best` for a feature with missing values (:func:`_cut_scores`' three
-    outputs), in scikit-learn's order of candidates: the cuts with the missing block on
-    the right, then on the left, then known | missing. ``best_go[j]``: where node ``j``'s
-    missing rows go (1 right, 0 left; -1 when it has none)."""
-    starts, seg_len = level.starts, level.seg_len
-    top = np.maximum(np.maximum.reduceat(score, starts),
-                     np.maximum.reduceat(score_left, starts))
-    better = tie_floor(top) > best_val
-    if not better.any():
-        return
-    target = np.repeat(np.where(better, tie_floor(top), np.inf), seg_len)
-    firsts = []
-    for sc in (score, score_left):
-        first = np.full(starts.shape[0], -1, dtype=np.int64)
-        hit = np.flatnonzero(sc >= target)
-        hn = level.node_of_pos[hit]
-        keep = np.ones(hit.shape[0], dtype=bool)
-        keep[1:] = hn[1:] != hn[:-1]
-        first[hn[keep]] = hit[keep]
-        firsts.append(first)
-    del target
-    hn = np.flatnonzero(better)
-    on_right = firsts[0][hn] >= 0
-    p = np.where(on_right, firsts[0][hn], firsts[1][hn])
-    best_val[hn] = top[hn]
-    best_f[hn] = f
-    best_p[hn] = p
-    has = last[hn] < starts[hn] + seg_len[hn] - 1
-    best_go[hn] = np.where(has, np.where(on_right | (p == last[hn]), 1, 0), -1)
-
-
-def _features_per_node(X, lists, level: _Level, k: int, seed: int, columns, rows,
-                       categorical) -> np.ndarray:
-    """``(J, m)`` mask: the features each open node may split on under ``max_features=k``
-    (:mod:`treebook.core.feature_draw`; a node's draw depends on its set of rows only).
-    ``columns[f]``: feature ``f``'s attribute list (numeric), ``rows``: every open node's
-    rows, or None."""
-    starts, seg_len = level.starts, level.seg_len
-    ends = starts + seg_len - 1
-    m = X.shape[1]
-    varies = np.empty((seg_len.shape[0], m), dtype=bool)
-    for f in range(m):
-        if categorical[f]:  # at least two categories at the node (missing ones ignored)
-            x = X[rows, f]
-            varies[:, f] = np.fmax.reduceat(x, starts) > np.fmin.reduceat(x, starts)
-        else:
-            P = lists[columns[f]]
-            lo = X[_entry_rows(P[starts]), f]
-            hi = X[_entry_rows(P[ends]), f]
-            if np.isnan(hi).any():  # missing values sort last: the largest known value
-                hi = np.fmax.reduceat(X[_entry_rows(P), f], starts)
-            varies[:, f] = hi > lo + FEATURE_THRESHOLD
-    some = rows if rows is not None else _entry_rows(lists[0])
-    first = np.minimum.reduceat(some, starts)
-    total = np.add.reduceat(some, starts, dtype=np.int64)
-    perms = np.stack([node_permutation(seed, c, a, t, m)
-                      for c, a, t in zip(seg_len.tolist(), first.tolist(), total.tolist())])
-    return features_to_consider(perms, varies, k)
-
-
-def _scan_compiled(P, reach_f, f, level: _Level, data: _Data, allowed_f, best, scratch):
-    """Score and choose step for one numeric feature with :func:`treebook.kernels.cart.scan_feature`
-    (Gini or squared error): the same numbers as :func:`_cut_scores` + :func:`_keep_best`."""
-    kernels.scan_feature(
-        P, data.ybits == 1, level.starts, level.seg_len,
-        _NO_LABELS if data.regression else data.y, data.y if data.regression else _NO_Y,
-        data.w, data.unit,
-        kernels.SQUARED_ERROR_SCAN if data.regression else kernels.GINI_SCAN,
-        0 if data.regression else data.K, level.open_value, level.open_W, data.msl,
-        data.mwl, data.X[:, f], FEATURE_THRESHOLD, allowed_f, f, best[0], best[1], best[2],
-        scratch[0], scratch[1], scratch[2])
-
-
-def _scan_compiled_missing(P, reach_f, missing_rank, x_f, f, level: _Level, data: _Data,
-                           allowed_f, best, best_go, scratch):
-    """:func:`_scan_compiled` for a column with missing values, with
-    :func:`treebook.kernels.cart.scan_feature_missing`: the numbers of :func:`_cut_scores` +
-    :func:`_keep_best_missing`."""
-    close_ranks, first_far = reach_f if reach_f is not None else (_NO_RANKS, _NO_RANKS)
-    if len(scratch) == 3:  # the second score list and two class vectors, made once
-        scratch.extend([np.empty(scratch[0].shape[0]), np.zeros_like(scratch[1]),
-                        np.zeros_like(scratch[1])])
-    kernels.scan_feature_missing(
-        P, 32 + data.ybits, missing_rank, x_f, FEATURE_THRESHOLD, level.starts,
-        level.seg_len, _NO_LABELS if data.regression else data.y,
-        data.y if data.regression else _NO_Y, data.w, data.unit,
-        kernels.SQUARED_ERROR_SCAN if data.regression else kernels.GINI_SCAN,
-        0 if data.regression else data.K, level.open_value, level.open_W, data.msl,
-        data.mwl, close_ranks, first_far, allowed_f, f, best[0], best[1], best[2], best_go,
-        scratch[0], scratch[3], scratch[1], scratch[2], scratch[4], scratch[5])
-
-
-_NO_RANKS = np.zeros(1, dtype=np.int64)
-_NO_LABELS = np.zeros(1, dtype=np.int8)
-_NO_Y = np.zeros(1)
-
-
-def _subset_scan(X, f, rows, level: _Level, data: _Data, allowed_f, best, codes,
-                 subset_split, n_categories: int) -> None:
-    """Score and choose step for one categorical feature: ``subset_split`` (the recursive
-    grower's subset search, :func:`treebook.cart._subset_candidates`) on every open node's
-    rows, in increasing row order; a node keeps it when it beats its best by more than a
-    tie, as :func:`_keep_best` does."""
-    best_val, best_f, best_p = best
-    if data.compiled_subsets:
-        boc = np.zeros((level.seg_len.shape[0], n_categories), dtype=np.int64)
-        before = best_f.copy()
-        kernels.scan_subsets(
-            rows, X[:, f], level.starts, level.seg_len,
-            _NO_LABELS if data.regression else data.y, data.y if data.regression else _NO_Y,
-            data.w, 0 if data.regression else data.K, n_categories, level.open_value,
-            level.open_W, data.msl, data.mwl, data.max_exhaustive, allowed_f, f, best_val,
-            best_f, boc)
-        for j in np.flatnonzero((best_f == f) & (before != f)).tolist():
-            best_p[j] = -1
-            codes[j] = boc[j]
-        return
-    x_all = X[rows, f]
-    for j, (s, n_j) in enumerate(zip(level.starts.tolist(), level.seg_len.tolist())):
-        if not allowed_f[j]:
-            continue
-        r = rows[s:s + n_j]
-        x = x_all[s:s + n_j]
-        if x.min() == x.max():
-            continue
-        cand = subset_split(x, data.y[r], data.w[r], (level.open_value[j], level.open_W[j]),
-                            data.K, n_categories, data.crit, data.msl, data.mwl)
-        if cand is not None and tie_floor(cand[0]) > best_val[j]:
-            best_val[j] = cand[0]
-            best_f[j] = f
-            best_p[j] = -1
-            codes[j] = cand[2]
-
-
-def _subset_scan_missing(X, f, rows, level: _Level, data: _Data, allowed_f, best, codes,
-                         subset_split, learn_split, n_categories: int, best_go) -> None:
-    """:func:`_subset_scan` (numpy, both engines) for a categorical column with missing
-    values: a node with missing values searches with ``learn_split``
-    (:func:`treebook.cart._learn_candidates`, scikit-learn's candidates), the others with
-    ``subset_split``; ``best_go[j]``: where node ``j``'s missing rows go."""
-    best_val, best_f, best_p = best
-    x_all = X[rows, f]
-    for j, (s, n_j) in enumerate(zip(level.starts.tolist(), level.seg_len.tolist())):
-        if not allowed_f[j]:
-            continue
-        r = rows[s:s + n_j]
-        x = x_all[s:s + n_j]
-        nan = np.isnan(x)
-        node = (level.open_value[j], level.open_W[j])
-        go = -1
-        if nan.any():
-            cand = learn_split(x, data.y[r], data.w[r], node, data.K, data.crit, True,
-                               n_categories, data.msl, data.mwl)
-            if cand is not None:
-                go = cand[3]
-        else:
-            if x.min() == x.max():
-                continue
-            cand = subset_split(x, data.y[r], data.w[r], node, data.K, n_categories,
-                                data.crit, data.msl, data.mwl)
-        if cand is not None and tie_floor(cand[0]) > best_val[j]:
-            best_val[j] = cand[0]
-            best_f[j] = f
-            best_p[j] = -1
-            codes[j] = cand[2]
-            best_go[j] = go
-
-
-def _choose_cuts(lists, reach, level: _Level, data: _Data, allowed=None, *, X=None,
-                 columns=None, categorical=None, rows=None, subset_split=None,
-                 n_categories=None, compiled=False, scratch=None, missing_rank=None,
-                 learn_split=None):
-    """Score and choose for one level: each open node's best feature and cut position
-    (``best_f = -1``: no admissible cut), in column order. ``allowed``: the features each
-    node may use (``max_features``), or None for all. With categorical features, also
-    each node's ``branch_of_code`` (None for a threshold). ``missing_rank``: per list,
-    the rank of its missing values (-1: none), or None when no column has any; then
-    also returns where each node's missing rows go (1 right, 0 left, -1 none)."""
-    J = level.seg_len.shape[0]
-    best_val = np.full(J, -np.inf)
-    best_f = np.full(J, -1, dtype=np.int64)
-    best_p = np.zeros(J, dtype=np.int64)
-    best_go = np.full(J, -1, dtype=np.int64)
-    go_f = np.full(J, -1, dtype=np.int64)  # the feature best_go was set by
-    codes = [None] * J
-    m = len(lists) if columns is None else len(columns)
-    everyone = np.ones(J, dtype=bool)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for f in range(m):
-            allowed_f = everyone if allowed is None else allowed[:, f]
-            if allowed is not None and not allowed_f.any():
-                continue
-            if categorical is not None and categorical[f]:
-                if learn_split is not None and np.isnan(X[:, f]).any():
-                    _subset_scan_missing(X, f, rows, level, data, allowed_f,
-                                         (best_val, best_f, best_p), codes, subset_split,
-                                         learn_split, n_categories[f], best_go)
-                    go_f[best_f == f] = f
-                    continue
-                _subset_scan(X, f, rows, level, data, allowed_f, (best_val, best_f, best_p),
-                             codes, subset_split, n_categories[f])
-                continue
-            li = f if columns is None else columns[f]
-            miss = -1 if missing_rank is None else missing_rank[li]
-            if compiled:
-                if miss >= 0 or lists[li].dtype != np.uint32:  # the int64 lists (NaN)
-                    _scan_compiled_missing(lists[li], reach[li], miss, X[:, f], f, level,
-                                           data, allowed_f, (best_val, best_f, best_p),
-                                           best_go, scratch)
-                    go_f[best_f == f] = f
-                    continue
-                _scan_compiled(lists[li], reach[li], f, level, data, allowed_f,
-                               (best_val, best_f, best_p), scratch)
-                continue
-            if miss >= 0:
-                score, score_left, last = _cut_scores(lists[li], reach[li], level, data,
-                                                      miss, X[:, f])
-                if allowed is not None:
-                    hide = np.repeat(~allowed_f, level.seg_len)
-                    np.copyto(score, -np.inf, where=hide)
-                    np.copyto(score_left, -np.inf, where=hide)
-                _keep_best_missing(score, score_left, last, f, level, best_val, best_f,
-                                   best_p, best_go)
-                go_f[best_f == f] = f
-                continue
-            score = _cut_scores(lists[li], reach[li], level, data)
-            if allowed is not None:
-                np.copyto(score, -np.inf, where=np.repeat(~allowed_f, level.seg_len))
-            _keep_best(score, f, level, best_val, best_f, best_p)
-    if categorical is not None:  # a subset kept earlier may have lost to a later cut
-        codes = [c if c is not None and categorical[best_f[j]] else None
-                 for j, c in enumerate(codes)]
-    if missing_rank is None and learn_split is None:
-        return best_f, best_p, codes
-    # a go kept earlier may have lost to a later feature
-    return best_f, best_p, codes, np.where((best_f >= 0) & (go_f == best_f), best_go, -1)
-
-
-def _rows_going_right(lists, best_f, best_p, cut_nodes, level: _Level, go_right,
-                      columns=None, codes=None, X=None, rows=None, compiled=False,
-                      best_go=None):
-    """Partition step (rows): set ``go_right`` for the rows after each chosen cut (or, for
-    a subset split, the rows whose category goes right), and return the rows either side
-    of every threshold cut (their values make the threshold; -1 for subset splits).
-    ``best_go[j]`` (or None): where node ``j``'s missing rows go (1 right, 0 left); they
-    are the last block of its segment, so a cut sends them right unless told left."""
-    starts, seg_len = level.starts, level.seg_len
-    lower_row = np.full(cut_nodes.size, -1, dtype=np.int64)
-    upper_row = np.full(cut_nodes.size, -1, dtype=np.int64)
-    go_right[:] = 0
-    is_subset = (np.array([codes[j] is not None for j in cut_nodes.tolist()], dtype=bool)
-                 if codes is not None else np.zeros(cut_nodes.size, dtype=bool))
-    for i in np.flatnonzero(is_subset):
-        j = cut_nodes[i]
-        r = rows[starts[j]:starts[j] + seg_len[j]]
-        x = X[r, best_f[j]]
-        nan = np.isnan(x)
-        if nan.any():
-            go_right[r[nan]] = best_go[j] == 1
-            r, x = r[~nan], x[~nan]
-        go_right[r] = codes[j][x.astype(np.int64)] == 1
-    num = ~is_subset
-    for f in np.unique(best_f[cut_nodes[num]]):
-        sel = num & (best_f[cut_nodes] == f)
-        js = cut_nodes[sel]
-        P = lists[f if columns is None else columns[f]]
-        lower_row[sel] = _entry_rows(P[best_p[js]])
-        upper_row[sel] = _entry_rows(P[best_p[js] + 1])
-        if compiled:
-            kernels.mark_right(P, starts, seg_len, js, best_p, go_right)
-            continue
-        lens = seg_len[js]
-        pos = np.repeat(starts[js] - np.concatenate([[0], np.cumsum(lens)[:-1]]),
-                        lens) + np.arange(int(lens.sum()))
-        go_right[P[pos] & _ROW] = pos > np.repeat(best_p[js], lens)
-        del pos
-    if best_go is not None:  # missing rows sent left: they sit after the cut, so undo
-        left_nodes = cut_nodes[num][best_go[cut_nodes[num]] == 0]
-        for f in np.unique(best_f[left_nodes]):
-            js = left_nodes[best_f[left_nodes] == f]
-            lens = seg_len[js]
-            pos = np.repeat(starts[js] - np.concatenate([[0], np.cumsum(lens)[:-1]]),
-                            lens) + np.arange(int(lens.sum()))
-            r = _entry_rows(lists[f if columns is None else columns[f]][pos])
-            go_right[r[np.isnan(X[r, f])]] = 0
-    return lower_row, upper_row
-
-
-def _partition_lists(lists, go_right, slot_size, open_slots, n_a: int,
-                     compiled: bool = False, seg_len=None, spare=None) -> None:
-    """Partition step (lists): every attribute list, reordered in place so that the open
-    children's rows form consecutive segments, each still sorted (a stable partition).
-
-    Every slot (node ``j``, side ``b``) gets a region of the new lists: open children
-    first, in order, then all other rows (closed children, nodes that became leaves).
-    Within a node the left rows keep their order, and so do the right ones: the left rows
-    of all nodes, in list order, fill the left slots one after another (likewise the right
-    ones), so their places are the same for every feature.
-    """
-    is_open = np.zeros(slot_size.shape[0], dtype=bool)
-    is_open[open_slots] = True
-    slot_rank = np.concatenate([np.flatnonzero(is_open), np.flatnonzero(~is_open)])
-    slot_base = np.empty(slot_size.shape[0], dtype=np.int64)
-    slot_base[slot_rank] = np.concatenate([[0], np.cumsum(slot_size[slot_rank])[:-1]])
-    n_new = int(slot_size[open_slots].sum())
-    if compiled:  # the same stable partition, one loop per list, into a spare buffer
-        starts = np.concatenate([[0], np.cumsum(seg_len)[:-1]]).astype(np.int64)
-        for f in range(len(lists)):
-            P = lists[f]
-            out = spare[P.dtype.char][:n_new]  # one spare list per layout
-            (kernels.partition_packed if P.dtype == np.uint32 else kernels.partition_list)(
-                P, go_right, starts, seg_len, slot_base, is_open, out)
-            lists[f] = out
-            spare[P.dtype.char] = P if P.base is None else P.base  # the old list's memory is next
-        return
-    dest = []
-    for b in (0, 1):
-        size_b = slot_size[b::2]
-        before = np.concatenate([[0], np.cumsum(size_b)[:-1]])
-        dest.append(np.arange(int(size_b.sum())) + np.repeat(slot_base[b::2] - before,
-                                                               size_b))
-    for f in range(len(lists)):
-        P = lists[f]
-        rows = P & _ROW
-        right = go_right[rows].view(bool)
-        del rows
-        full = np.empty(n_a, dtype=np.int64)
-        full[dest[0]] = P[~right]
-        full[dest[1]] = P[right]
-        del right, P
-        lists[f] = full[:n_new]
-        del full
 
 
 def grow_levelwise(
@@ -920,8 +271,8 @@ def grow_levelwise(
 
     ``categorical`` (a mask over the columns) marks columns of category codes ``0 …
     n_categories[f] - 1``; each open node searches them with ``subset_split`` (CART's
-    subset search, :func:`treebook.cart._subset_candidates`, which
-    :func:`treebook.cart.grow_cart` passes), on its rows in increasing order, so the
+    subset search, :func:`treebook.growers.subsets.subset_candidates`, which
+    :func:`treebook.growers.cart_search.grow_cart` passes), on its rows in increasing order, so the
     split is the recursive grower's; the compiled engine runs the same search in
     :func:`treebook.kernels.cart.scan_subsets` (Gini and squared error, fewer than 8 classes;
     every subset up to ``max_exhaustive_categories`` present categories). ``engine="compiled"`` scores Gini and squared-error
@@ -929,199 +280,304 @@ def grow_levelwise(
     reference, in array operations only; both build the same tree bit for bit.
 
     ``missing="learn"`` accepts missing values (NaN) with scikit-learn's rule (as
-    :func:`treebook.cart.cart_split_finder`): they sort last in every attribute list, a
+    :func:`treebook.growers.cart_search.cart_split_finder`): they sort last in every attribute list, a
     node with missing values of a feature also tries each cut with them on the left and
     the split known | missing (threshold +inf), and the tree's ``missing_go`` keeps the
     side chosen (-1 where a node saw none). Categorical columns with missing values are
-    searched with ``learn_split`` (:func:`treebook.cart._learn_candidates`) at the nodes
+    searched with ``learn_split`` (:func:`treebook.growers.cart_search.learn_candidates`) at the nodes
     that have some. ``"error"`` (the default) refuses them.
     """
-    if engine not in ("compiled", "numpy"):
-        raise ValueError(f"engine must be 'compiled' or 'numpy'; got {engine!r}")
-    X = np.asarray(X, dtype=float)
-    w = np.asarray(sample_weight, dtype=float)
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-D; got shape {X.shape}")
-    if missing not in ("error", "learn"):
-        raise ValueError(f"missing must be 'error' or 'learn'; got {missing!r}")
-    if np.isinf(X).any() or (missing == "error" and np.isnan(X).any()):
-        raise ValueError("the level-wise grower needs finite numeric features (no inf; "
-                         "NaN only with missing='learn')")
-    categorical = (np.zeros(X.shape[1], dtype=bool) if categorical is None
-                   else np.asarray(categorical, dtype=bool))
-    if categorical.shape != (X.shape[1],):
-        raise ValueError(f"categorical must have one entry per column ({X.shape[1]}); "
-                         f"got shape {categorical.shape}")
-    if categorical.any() and (subset_split is None or n_categories is None):
-        raise ValueError("categorical columns need subset_split and n_categories "
-                         "(grow them through treebook.cart.grow_cart)")
-    if np.any(w == 0):
-        keep = w > 0
-        X, y, w = X[keep], np.asarray(y)[keep], w[keep]
-    n, m = X.shape
-    regression = n_classes == 0
-    K = n_classes
-    if criterion is None:
-        criterion = "squared_error" if regression else "gini"
-    crit = get_criterion(criterion, regression=regression)
-    compiled = engine == "compiled"
-    scan_compiled = compiled and crit in (GINI, SQUARED_ERROR)
-    max_depth = np.inf if max_depth is None else max_depth
-    msl = int(min_samples_leaf)
-    mss = max(int(min_samples_split), 2 * msl)
-    unit = bool(np.all(w == 1.0))
-    wn = None if unit else w  # node sums: with unit weights, counts (the same numbers)
-    y = np.asarray(y, dtype=float) if regression else np.asarray(y).astype(
-        np.int8 if K <= 127 else np.int64)
-    ybits = 1 if K == 2 else 0
-    if n >= 2**29:
-        raise ValueError("the level-wise grower handles fewer than 2**29 rows")
-    nodes = _Nodes(1 if regression else K, compiled=compiled)
+    growth = _Growth(X, y, sample_weight, n_classes=n_classes, criterion=criterion,
+                     max_depth=max_depth, min_samples_split=min_samples_split,
+                     min_samples_leaf=min_samples_leaf,
+                     min_impurity_decrease=min_impurity_decrease, max_features=max_features,
+                     seed=seed, min_weight_leaf=min_weight_leaf, categorical=categorical,
+                     n_categories=n_categories, subset_split=subset_split,
+                     max_exhaustive_categories=max_exhaustive_categories, engine=engine,
+                     missing=missing, learn_split=learn_split)
+    if not growth.root_is_leaf():
+        growth.presort()
+        while growth.open_ids.size:
+            level = growth.level()
+            cuts = growth.choose_cuts(level)           # each open node's best cut
+            if not cuts.has_cut.any():
+                break
+            growth.mark_sides(cuts, level)             # which rows go right; thresholds
+            kids = growth.child_summaries(cuts)        # the children's statistics
+            split = growth.improving(cuts, kids)       # the cuts that improve enough
+            if not split.any():
+                break
+            if not growth.record_and_advance(cuts, kids, split, level):
+                break                                  # no child is open
+        level = cuts = kids = None                     # dropped before the tree is made
+    return growth.tree(metadata)
 
-    # ---- root
-    value, W, ns, impurity = node_summaries(np.zeros(n, np.intp), y, wn, 1, K, crit)
-    W_root = float(W[0])
-    nodes.add([-1], 0, value, W, ns, impurity)
-    mwl = float(min_weight_leaf)
-    if 0 >= max_depth or ns[0] < mss or impurity[0] <= IMPURITY_TOLERANCE or W_root < 2 * mwl:
-        return nodes.tree(regression, metadata or {})
 
-    numeric = np.flatnonzero(~categorical)
-    columns = np.full(m, -1, dtype=np.int64)  # feature -> its attribute list
-    columns[numeric] = np.arange(numeric.size)
-    # missing values (missing="learn") in a numeric column: the int64 lists, which give
-    # NaN a rank of its own (the packed lists have no room for it)
-    nan_numeric = missing == "learn" and bool(np.isnan(X[:, numeric]).any())
-    missing_rank = [] if missing == "learn" else None
-    lists, reach = _presort(X, y, ybits, numeric.tolist(), missing_rank,
-                            packed=scan_compiled and not nan_numeric)
-    # the rank of NaN in each list, and what each split did with the missing rows
-    if missing_rank is not None and max(missing_rank, default=-1) < 0:
-        missing_rank = None
-    has_missing = missing_rank is not None or (
-        missing == "learn" and bool(np.isnan(X[:, categorical]).any()))
-    if has_missing and categorical.any() and learn_split is None:
-        raise ValueError("categorical columns with missing values need learn_split "
-                         "(grow them through treebook.cart.grow_cart)")
-    missing_go_of = {}  # split node id (creation order) -> where its missing rows go
-    # the open nodes' rows, in increasing order within each node: a list partitioned like
-    # the others (categorical subsets, and max_features when no column is numeric)
-    need_rows = bool(categorical.any()) or numeric.size == 0
-    if need_rows:
-        lists.append(np.arange(n, dtype=np.int32))
-    data = _Data(y=y, w=w, unit=unit, regression=regression, K=K, ybits=ybits, msl=msl, mwl=mwl,
-                 crit=crit, compiled_subsets=scan_compiled and K < 8,
-                 max_exhaustive=int(max_exhaustive_categories), X=X)
-    spare = ({P.dtype.char: np.empty(n, dtype=P.dtype) for P in lists} if compiled
-             else None)  # partition targets, one per list layout
-    scratch = None
-    if scan_compiled:  # the scan's scores (one per position) and class sums
-        scratch = [np.empty(n), np.zeros(max(K, 1)), np.zeros(max(K, 1))]
-    seg_len = np.array([n], dtype=np.int64)
-    node_of_row = np.zeros(n, dtype=np.int32)  # open-node index of each row, -1 when closed
-    alive = np.arange(n, dtype=np.int32)  # rows in open nodes, increasing
-    n_alive = n  # the compiled engine keeps them in alive[:n_alive]
-    go_right = np.zeros(n, dtype=np.int8)
-    open_value, open_W, open_imp = value, W, impurity
-    open_ids = np.array([0])
-    depth = 0
+@dataclass
+class _Cuts:
+    """One level's chosen cuts: per open node the feature (-1: none), the cut position in
+    its attribute list, the subset codes (categorical), the side of its missing rows."""
 
-    while open_ids.size:
-        J = open_ids.size
-        level = _Level.of(seg_len, open_value, open_W, data, full=not scan_compiled)
-        rows = lists[-1] if need_rows else None
-        allowed = (None if max_features is None
-                   else _features_per_node(X, lists, level, max_features, seed, columns, rows,
-                                           categorical))
-        # ---- score every cut of every open node, feature by feature; keep each node's best
-        best_go = None
-        chosen = _choose_cuts(
-            lists, reach, level, data, allowed, X=X, columns=columns,
-            categorical=categorical if need_rows else None,
-            rows=rows, subset_split=subset_split, n_categories=n_categories,
-            compiled=scan_compiled, scratch=scratch, missing_rank=missing_rank,
-            learn_split=learn_split if has_missing else None)
+    best_f: np.ndarray
+    best_p: np.ndarray
+    codes: list
+    best_go: np.ndarray | None
+    has_cut: np.ndarray
+    cut_nodes: np.ndarray
+    feat: np.ndarray | None = None
+    thr: np.ndarray | None = None
+
+
+@dataclass
+class _Children:
+    """The two children of every open node (slots ``2j``, ``2j + 1``): value, weight,
+    row count, impurity; ``key``: each row's slot (the numpy engine's, reused to advance)."""
+
+    value: np.ndarray
+    W: np.ndarray
+    n: np.ndarray
+    imp: np.ndarray
+    key: np.ndarray | None = None
+
+
+class _Growth:
+    """The state of one level-wise growth; its methods are the steps of
+    :func:`grow_levelwise`, in the order the driver calls them."""
+
+    def __init__(self, X, y, sample_weight, *, n_classes, criterion, max_depth,
+                 min_samples_split, min_samples_leaf, min_impurity_decrease, max_features,
+                 seed, min_weight_leaf, categorical, n_categories, subset_split,
+                 max_exhaustive_categories, engine, missing, learn_split):
+        """Check the inputs, drop zero-weight rows, and make the root."""
+        if engine not in ("compiled", "numpy"):
+            raise ValueError(f"engine must be 'compiled' or 'numpy'; got {engine!r}")
+        X = np.asarray(X, dtype=float)
+        w = np.asarray(sample_weight, dtype=float)
+        if X.ndim != 2:
+            raise ValueError(f"X must be 2-D; got shape {X.shape}")
+        if missing not in ("error", "learn"):
+            raise ValueError(f"missing must be 'error' or 'learn'; got {missing!r}")
+        if np.isinf(X).any() or (missing == "error" and np.isnan(X).any()):
+            raise ValueError("the level-wise grower needs finite numeric features (no inf; "
+                             "NaN only with missing='learn')")
+        categorical = (np.zeros(X.shape[1], dtype=bool) if categorical is None
+                       else np.asarray(categorical, dtype=bool))
+        if categorical.shape != (X.shape[1],):
+            raise ValueError(f"categorical must have one entry per column ({X.shape[1]}); "
+                             f"got shape {categorical.shape}")
+        if categorical.any() and (subset_split is None or n_categories is None):
+            raise ValueError("categorical columns need subset_split and n_categories "
+                             "(grow them through treebook.growers.cart_search.grow_cart)")
+        if np.any(w == 0):
+            keep = w > 0
+            X, y, w = X[keep], np.asarray(y)[keep], w[keep]
+        n, m = X.shape
+        self.regression = regression = n_classes == 0
+        self.K = K = n_classes
+        if criterion is None:
+            criterion = "squared_error" if regression else "gini"
+        self.crit = get_criterion(criterion, regression=regression)
+        self.compiled = engine == "compiled"
+        self.scan_compiled = self.compiled and self.crit in (GINI, SQUARED_ERROR)
+        self.max_depth = np.inf if max_depth is None else max_depth
+        self.msl = int(min_samples_leaf)
+        self.mss = max(int(min_samples_split), 2 * self.msl)
+        self.mwl = float(min_weight_leaf)
+        self.min_impurity_decrease = min_impurity_decrease
+        self.unit = bool(np.all(w == 1.0))
+        self.y = (np.asarray(y, dtype=float) if regression else
+                  np.asarray(y).astype(np.int8 if K <= 127 else np.int64))
+        self.ybits = 1 if K == 2 else 0
+        if n >= 2**29:
+            raise ValueError("the level-wise grower handles fewer than 2**29 rows")
+        self.X, self.w, self.n = X, w, n
+        self.categorical, self.n_categories = categorical, n_categories
+        self.subset_split, self.learn_split = subset_split, learn_split
+        self.max_exhaustive = int(max_exhaustive_categories)
+        self.max_features, self.seed, self.missing = max_features, seed, missing
+        self.nodes = _Nodes(1 if regression else K, compiled=self.compiled)
+        # the root: node sums with unit weights are counts (the same numbers)
+        value, W, ns, impurity = node_summaries(np.zeros(n, np.intp), self.y,
+                                                None if self.unit else w, 1, K, self.crit)
+        self.W_root = float(W[0])
+        self.nodes.add([-1], 0, value, W, ns, impurity)
+        self.root = (ns[0], impurity[0])
+        self.open_value, self.open_W, self.open_imp = value, W, impurity
+        self.open_ids = np.array([0])
+        self.depth = 0
+        self.missing_go_of = {}  # split node id (creation order) -> where its missing rows go
+        self.has_missing = False
+
+    def root_is_leaf(self) -> bool:
+        ns, impurity = self.root
+        return bool(0 >= self.max_depth or ns < self.mss or impurity <= IMPURITY_TOLERANCE
+                    or self.W_root < 2 * self.mwl)
+
+    def presort(self) -> None:
+        """Build the attribute lists once, and the buffers every level reuses."""
+        X, categorical, n = self.X, self.categorical, self.n
+        numeric = np.flatnonzero(~categorical)
+        self.columns = np.full(X.shape[1], -1, dtype=np.int64)  # feature -> its list
+        self.columns[numeric] = np.arange(numeric.size)
+        # missing values (missing="learn") in a numeric column: the int64 lists, which give
+        # NaN a rank of its own (the packed lists have no room for it)
+        nan_numeric = self.missing == "learn" and bool(np.isnan(X[:, numeric]).any())
+        missing_rank = [] if self.missing == "learn" else None
+        self.lists, self.reach = presort(X, self.y, self.ybits, numeric.tolist(), missing_rank,
+                                         packed=self.scan_compiled and not nan_numeric)
+        # the rank of NaN in each list, and what each split did with the missing rows
+        if missing_rank is not None and max(missing_rank, default=-1) < 0:
+            missing_rank = None
+        self.missing_rank = missing_rank
+        self.has_missing = missing_rank is not None or (
+            self.missing == "learn" and bool(np.isnan(X[:, categorical]).any()))
+        if self.has_missing and categorical.any() and self.learn_split is None:
+            raise ValueError("categorical columns with missing values need learn_split "
+                             "(grow them through treebook.growers.cart_search.grow_cart)")
+        # the open nodes' rows, in increasing order within each node: a list partitioned
+        # like the others (categorical subsets, and max_features when no column is numeric)
+        self.need_rows = bool(categorical.any()) or numeric.size == 0
+        if self.need_rows:
+            self.lists.append(np.arange(n, dtype=np.int32))
+        self.data = LevelData(y=self.y, w=self.w, unit=self.unit, regression=self.regression,
+                              K=self.K, ybits=self.ybits, msl=self.msl, mwl=self.mwl,
+                              crit=self.crit, compiled_subsets=self.scan_compiled and self.K < 8,
+                              max_exhaustive=self.max_exhaustive, X=X)
+        self.spare = ({P.dtype.char: np.empty(n, dtype=P.dtype) for P in self.lists}
+                      if self.compiled else None)  # partition targets, one per list layout
+        self.scratch = None
+        if self.scan_compiled:  # the scan's scores (one per position) and class sums
+            self.scratch = [np.empty(n), np.zeros(max(self.K, 1)), np.zeros(max(self.K, 1))]
+        self.seg_len = np.array([n], dtype=np.int64)
+        self.node_of_row = np.zeros(n, dtype=np.int32)  # open-node index of each row, -1 closed
+        self.alive = np.arange(n, dtype=np.int32)  # rows in open nodes, increasing
+        self.n_alive = n  # the compiled engine keeps them in alive[:n_alive]
+        self.go_right = np.zeros(n, dtype=np.int8)
+
+    def level(self) -> Level:
+        """The open nodes of this depth as segments of the attribute lists."""
+        return Level.of(self.seg_len, self.open_value, self.open_W, self.data,
+                        full=not self.scan_compiled)
+
+    def choose_cuts(self, level: Level) -> _Cuts:
+        """Score every cut of every open node, feature by feature; keep each node's best."""
+        rows = self.lists[-1] if self.need_rows else None
+        allowed = (None if self.max_features is None else
+                   features_per_node(self.X, self.lists, level, self.max_features, self.seed,
+                                     self.columns, rows, self.categorical))
+        chosen = choose_cuts(
+            self.lists, self.reach, level, self.data, allowed, X=self.X, columns=self.columns,
+            categorical=self.categorical if self.need_rows else None,
+            rows=rows, subset_split=self.subset_split, n_categories=self.n_categories,
+            compiled=self.scan_compiled, scratch=self.scratch, missing_rank=self.missing_rank,
+            learn_split=self.learn_split if self.has_missing else None)
         best_f, best_p, codes = chosen[:3]
-        if has_missing:
-            best_go = chosen[3]
         has_cut = best_f >= 0
-        if not has_cut.any():
-            break
-        # ---- partition: which rows go right of the chosen cut, and the thresholds
-        cut_nodes = np.flatnonzero(has_cut)
-        lower_row, upper_row = _rows_going_right(lists, best_f, best_p, cut_nodes, level,
-                                                 go_right, columns,
-                                                 codes if need_rows else None, X, rows,
-                                                 compiled, best_go)
-        feat = best_f[cut_nodes]
+        return _Cuts(best_f, best_p, codes, chosen[3] if self.has_missing else None, has_cut,
+                     np.flatnonzero(has_cut))
+
+    def mark_sides(self, cuts: _Cuts, level: Level) -> None:
+        """Partition step, first half: ``go_right`` of every row of a cut node, and the
+        cuts' thresholds (midpoints of the two values either side; +inf for known |
+        missing)."""
+        X = self.X
+        lower_row, upper_row = rows_going_right(
+            self.lists, cuts.best_f, cuts.best_p, cuts.cut_nodes, level, self.go_right,
+            self.columns, cuts.codes if self.need_rows else None, X,
+            self.lists[-1] if self.need_rows else None, self.compiled, cuts.best_go)
+        feat = cuts.best_f[cuts.cut_nodes]
         num_cut = lower_row >= 0
-        thr = np.full(cut_nodes.size, np.nan)
+        thr = np.full(cuts.cut_nodes.size, np.nan)
         thr[num_cut] = midpoint_threshold(X[lower_row[num_cut], feat[num_cut]],
                                           X[upper_row[num_cut], feat[num_cut]])
-        if has_missing:  # known | missing: the threshold +inf
+        if self.has_missing:  # known | missing: the threshold +inf
             thr[num_cut & np.isnan(X[np.maximum(upper_row, 0), feat])] = np.inf
+        cuts.feat, cuts.thr = feat, thr
 
-        # ---- children statistics, rows in increasing order (as the recursive grower adds)
-        if compiled:  # the same sums in the same order, in one loop; alive shrinks in place
-            c_value, c_W, c_n, c_imp = _child_summaries(alive, n_alive, node_of_row, go_right,
-                                                        has_cut, data, J)
-            n_alive = int(c_n.sum())
-        else:
-            alive = alive[has_cut[node_of_row[alive]]]
-            key = node_of_row[alive].astype(np.intp)  # 2·node + side
-            key *= 2
-            key += go_right[alive]
-            c_value, c_W, c_n, c_imp = node_summaries(key, y[alive],
-                                                      None if unit else w[alive], 2 * J, K,
-                                                      crit)
-        WL, WR = c_W[0::2], c_W[1::2]
-        impL, impR = c_imp[0::2], c_imp[1::2]
-        Wt = open_W
-        improvement = (Wt / W_root) * (open_imp - (WR / Wt * impR) - (WL / Wt * impL))
-        do_split = has_cut & ~(improvement + IMPURITY_TOLERANCE < min_impurity_decrease)
-        if not do_split.any():
-            break
+    def child_summaries(self, cuts: _Cuts) -> _Children:
+        """The children's statistics, rows in increasing order (as the recursive grower
+        adds them)."""
+        J = self.open_ids.size
+        if self.compiled:  # the same sums in the same order, in one loop; alive shrinks
+            c_value, c_W, c_n, c_imp = _child_summaries(self.alive, self.n_alive,
+                                                        self.node_of_row, self.go_right,
+                                                        cuts.has_cut, self.data, J)
+            self.n_alive = int(c_n.sum())
+            return _Children(c_value, c_W, c_n, c_imp)
+        alive = self.alive = self.alive[cuts.has_cut[self.node_of_row[self.alive]]]
+        key = self.node_of_row[alive].astype(np.intp)  # 2·node + side
+        key *= 2
+        key += self.go_right[alive]
+        c_value, c_W, c_n, c_imp = node_summaries(key, self.y[alive],
+                                                  None if self.unit else self.w[alive],
+                                                  2 * J, self.K, self.crit)
+        return _Children(c_value, c_W, c_n, c_imp, key)
+
+    def improving(self, cuts: _Cuts, kids: _Children) -> np.ndarray:
+        """The open nodes whose cut's weighted improvement (scikit-learn's formula) plus
+        ``IMPURITY_TOLERANCE`` reaches ``min_impurity_decrease``."""
+        WL, WR = kids.W[0::2], kids.W[1::2]
+        impL, impR = kids.imp[0::2], kids.imp[1::2]
+        Wt = self.open_W
+        improvement = (Wt / self.W_root) * (self.open_imp - (WR / Wt * impR)
+                                            - (WL / Wt * impL))
+        return cuts.has_cut & ~(improvement + IMPURITY_TOLERANCE < self.min_impurity_decrease)
+
+    def record_and_advance(self, cuts: _Cuts, kids: _Children, do_split, level) -> bool:
+        """Add the children of the nodes that split, then move every attribute list's rows
+        into the open children's segments (the stable partition); False when no child is
+        open."""
         s_nodes = np.flatnonzero(do_split)
         slots = np.stack([2 * s_nodes, 2 * s_nodes + 1], axis=1).ravel()
-        child_ids = nodes.add(np.repeat(open_ids[s_nodes], 2), depth + 1, c_value[slots],
-                              c_W[slots], c_n[slots], c_imp[slots])
-        in_cut = np.searchsorted(cut_nodes, s_nodes)
-        nodes.split(open_ids[s_nodes], feat[in_cut], thr[in_cut], child_ids[0::2],
-                    [codes[j] for j in s_nodes.tolist()] if need_rows else None)
-        if has_missing:
-            missing_go_of.update(zip(open_ids[s_nodes].tolist(), best_go[s_nodes].tolist()))
-
-        # ---- the open children, in order, and each feature's rows partitioned into them
-        child_open = ((c_n[slots] >= mss) & (c_imp[slots] > IMPURITY_TOLERANCE)
-                      & (depth + 1 < max_depth) & (c_W[slots] >= 2 * mwl))
-        depth += 1
+        c_value, c_W, c_n, c_imp = kids.value, kids.W, kids.n, kids.imp
+        child_ids = self.nodes.add(np.repeat(self.open_ids[s_nodes], 2), self.depth + 1,
+                                   c_value[slots], c_W[slots], c_n[slots], c_imp[slots])
+        in_cut = np.searchsorted(cuts.cut_nodes, s_nodes)
+        self.nodes.split(self.open_ids[s_nodes], cuts.feat[in_cut], cuts.thr[in_cut],
+                         child_ids[0::2],
+                         [cuts.codes[j] for j in s_nodes.tolist()] if self.need_rows else None)
+        if self.has_missing:
+            self.missing_go_of.update(zip(self.open_ids[s_nodes].tolist(),
+                                          cuts.best_go[s_nodes].tolist()))
+        # the open children, in order, and each feature's rows partitioned into them
+        child_open = ((c_n[slots] >= self.mss) & (c_imp[slots] > IMPURITY_TOLERANCE)
+                      & (self.depth + 1 < self.max_depth) & (c_W[slots] >= 2 * self.mwl))
+        self.depth += 1
         open_slots = slots[child_open]
         if open_slots.size == 0:
-            break
+            return False
+        J = self.open_ids.size
         slot_size = c_n.astype(np.int64)
-        slot_size[0::2][~has_cut] = seg_len[~has_cut]  # rows of uncut nodes sit on side 0
-        _partition_lists(lists, go_right, slot_size, open_slots, level.n_a, compiled, seg_len,
-                         spare)
+        slot_size[0::2][~cuts.has_cut] = self.seg_len[~cuts.has_cut]  # uncut: all on side 0
+        partition_lists(self.lists, self.go_right, slot_size, open_slots, level.n_a,
+                        self.compiled, self.seg_len, self.spare)
         new_index = np.full(2 * J, -1, dtype=np.int32)
         new_index[open_slots] = np.arange(open_slots.size)
-        if compiled:
-            n_alive = kernels.advance_rows(alive, n_alive, node_of_row, go_right, new_index)
+        if self.compiled:
+            self.n_alive = kernels.advance_rows(self.alive, self.n_alive, self.node_of_row,
+                                                self.go_right, new_index)
         else:
-            node_of_row[alive] = new_index[key]
-            del key
-            alive = alive[node_of_row[alive] >= 0]
-        open_ids = child_ids[child_open]
-        seg_len = slot_size[open_slots]
-        open_value = c_value[open_slots]
-        open_W = c_W[open_slots]
-        open_imp = c_imp[open_slots]
-    del lists, rows, spare, scratch, level, node_of_row, alive, go_right  # before the tree
-    return _with_missing_go(nodes.tree(regression, metadata or {}), missing_go_of, missing)
+            self.node_of_row[self.alive] = new_index[kids.key]
+            kids.key = None
+            self.alive = self.alive[self.node_of_row[self.alive] >= 0]
+        self.open_ids = child_ids[child_open]
+        self.seg_len = slot_size[open_slots]
+        self.open_value = c_value[open_slots]
+        self.open_W = c_W[open_slots]
+        self.open_imp = c_imp[open_slots]
+        return True
+
+    def tree(self, metadata) -> Tree:
+        """The grown tree, in pre-order; the lists and buffers are dropped first."""
+        for name in ("lists", "reach", "spare", "scratch", "node_of_row", "alive", "go_right"):
+            self.__dict__.pop(name, None)
+        return _with_missing_go(self.nodes.tree(self.regression, metadata or {}),
+                                self.missing_go_of, self.missing)
 
 
 def _with_missing_go(tree: Tree, missing_go_of: dict, missing: str) -> Tree:
     """The tree with ``missing_go`` (``missing="learn"``): ``missing_go_of`` maps the
-    grower's node ids (breadth first, left before right: the order :class:`_Nodes`
+    grower's node ids (breadth first, left before right: the order ``_Nodes``
     creates them in) to the side a split sent its missing rows; -1 elsewhere."""
     if missing != "learn" or not missing_go_of:
         return tree

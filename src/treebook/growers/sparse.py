@@ -3,7 +3,7 @@
 A sparse matrix stores, per row, only its nonzero entries. Densifying a 10⁵ × 10⁴
 matrix of 1 % density turns 10⁷ stored numbers into 10⁹; this module never does. The
 grower (:func:`grow_sparse_cart`) is CART's recursive grower on a sparse matrix, with the
-numeric split search of :func:`treebook.cart.cart_split_finder` rewritten so that every
+numeric split search of :func:`treebook.growers.cart_search.cart_split_finder` rewritten so that every
 cost is in nonzeros, as scikit-learn's ``BestSparseSplitter`` does:
 
 1. **Sorted entries per node.** The stored entries are grouped by feature and sorted
@@ -45,13 +45,14 @@ The kernels are ``numba`` functions (``cache=True``), written as the plain loops
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..core.criteria import get_criterion
 from ..core.feature_draw import node_permutation
-from ..core.splits import FEATURE_THRESHOLD, IMPURITY_TOLERANCE, SCORE_RTOL, class_split_score, \
-    midpoint_threshold, node_summaries
+from ..core.cart_scores import IMPURITY_TOLERANCE, SCORE_RTOL, class_split_score, midpoint_threshold
+from ..core.splits import node_summaries
 from ..core.tree import NodeKind, Tree, TreeBuilder
+from ..kernels.sparse import (choose_candidate, drawn_entries, partition_entries,
+                             presort_positions, sparse_candidates)
 
 __all__ = ["is_sparse", "check_sparse_X", "presort_columns", "sparse_candidates",
            "partition_entries", "drawn_entries",
@@ -107,28 +108,6 @@ def check_sparse_X(X, *, n_features: int | None = None, name: str = "X",
 
 
 # ------------------------------------------------------------------------------ kernels
-@njit(cache=True)
-def _presort_positions(indptr, indices, data, n_features):
-    """CSR positions grouped by feature and sorted by value within each feature, and the
-    group boundaries: ``(start, pos)``."""
-    n = indptr.shape[0] - 1
-    count = np.zeros(n_features + 1, np.int64)
-    for p in range(indptr[n]):
-        count[indices[p] + 1] += 1
-    start = np.cumsum(count)
-    fill = start[:-1].copy()
-    pos = np.empty(indptr[n], np.int64)
-    for r in range(n):
-        for p in range(indptr[r], indptr[r + 1]):
-            q = fill[indices[p]]
-            pos[q] = p
-            fill[indices[p]] = q + 1
-    for f in range(n_features):
-        a, b = start[f], start[f + 1]
-        if b - a > 1:
-            order = np.argsort(data[pos[a:b]])
-            pos[a:b] = pos[a:b][order]
-    return start, pos
 
 
 def presort_columns(indptr, indices, data, n_features):
@@ -137,150 +116,14 @@ def presort_columns(indptr, indices, data, n_features):
     ``f``'s entries being ``rows[start[f]:start[f+1]]`` / ``vals[...]``. Done once per fit:
     ``O(nnz log nnz)``."""
     indptr = np.asarray(indptr, np.int64)
-    start, pos = _presort_positions(indptr, np.asarray(indices, np.int64), data, n_features)
+    start, pos = presort_positions(indptr, np.asarray(indices, np.int64), data, n_features)
     row_of = np.repeat(np.arange(indptr.size - 1, dtype=np.int64), np.diff(indptr))
     return start, row_of[pos], np.asarray(data, np.float64)[pos]
 
 
-@njit(cache=True)
-def sparse_candidates(start, rows, vals, yk, yv, w, regression, total, n_rows,
-                      min_samples_leaf, allowed):
-    """Every admissible cut of every feature at one node, from its stored entries.
-
-    ``start``/``rows``/``vals``: the node's entries, grouped by feature and sorted by
-    value (``rows`` are row ids into ``yk``, ``yv`` and ``w``: class codes, responses
-    and weights; a classification tree reads ``yk``, a regression tree ``yv``). ``total``: the node's class counts,
-    or for regression ``[Σ w, Σ w·y]`` (the two running sums of a regression scan). Per
-    feature the walk is: the negative entries, then the zero block (its counts are
-    ``total`` minus the stored entries'), then the positive ones, one group per distinct
-    value; a cut between neighbours ``v < v'`` is emitted when ``v' > v + 1e-7`` and both
-    sides keep ``min_samples_leaf`` rows. ``allowed[f]``: whether feature ``f`` is
-    scanned at all (``max_features`` draws a few per node). Returns ``(feature, lower,
-    upper, n_left, left)``, ``left`` of shape ``(n_candidates, K)``: the left class
-    counts (regression: ``Σ w, Σ w·y`` on the left).
-    """
-    n_features = start.shape[0] - 1
-    K = total.shape[0]
-    cap = start[n_features] - start[0] + n_features
-    c_feat = np.empty(cap, np.int64)
-    c_lo = np.empty(cap, np.float64)
-    c_hi = np.empty(cap, np.float64)
-    c_nl = np.empty(cap, np.int64)
-    c_left = np.empty((cap, K), np.float64)
-    nc = 0
-    acc = np.empty(K, np.float64)
-    zero = np.empty(K, np.float64)
-    for f in range(n_features):
-        a, b = start[f], start[f + 1]
-        if b == a or not allowed[f]:
-            continue  # zero at every row of the node (no cut), or not drawn
-        zero[:] = total
-        for p in range(a, b):
-            r = rows[p]
-            if regression:
-                zero[0] -= w[r]
-                zero[1] -= w[r] * yv[r]
-            else:
-                zero[yk[r]] -= w[r]
-        n_zero = n_rows - (b - a)
-        acc[:] = 0.0
-        n_left = 0
-        prev = 0.0
-        p = a
-        zero_done = n_zero == 0
-        first = True
-        while p < b or not zero_done:
-            take_zero = not zero_done and (p >= b or vals[p] > 0.0)
-            x = 0.0 if take_zero else vals[p]
-            if not first and x > prev + FEATURE_THRESHOLD and n_left >= min_samples_leaf \
-                    and n_rows - n_left >= min_samples_leaf:
-                c_feat[nc] = f
-                c_lo[nc] = prev
-                c_hi[nc] = x
-                c_nl[nc] = n_left
-                c_left[nc, :] = acc
-                nc += 1
-            if take_zero:
-                for k in range(K):
-                    acc[k] += zero[k]
-                n_left += n_zero
-                zero_done = True
-            else:
-                while p < b and vals[p] == x:
-                    r = rows[p]
-                    if regression:
-                        acc[0] += w[r]
-                        acc[1] += w[r] * yv[r]
-                    else:
-                        acc[yk[r]] += w[r]
-                    n_left += 1
-                    p += 1
-            prev = x
-            first = False
-    return c_feat[:nc], c_lo[:nc], c_hi[:nc], c_nl[:nc], c_left[:nc]
-
-
-@njit(cache=True)
-def partition_entries(start, rows, vals, go_right):
-    """Split a node's entries (grouped by feature, sorted by value) into its children's,
-    keeping both orders: a stable partition by ``go_right[row]``. Returns the left and
-    right children's ``(start, rows, vals)``; no entry is sorted again."""
-    m = start.shape[0] - 1
-    s_l = np.zeros(m + 1, np.int64)
-    s_r = np.zeros(m + 1, np.int64)
-    for f in range(m):
-        nl = 0
-        for p in range(start[f], start[f + 1]):
-            if not go_right[rows[p]]:
-                nl += 1
-        s_l[f + 1] = s_l[f] + nl
-        s_r[f + 1] = s_r[f] + (start[f + 1] - start[f] - nl)
-    rl = np.empty(s_l[m], np.int64)
-    vl = np.empty(s_l[m], np.float64)
-    rr = np.empty(s_r[m], np.int64)
-    vr = np.empty(s_r[m], np.float64)
-    il, ir = 0, 0
-    for p in range(start[0], start[m]):
-        if go_right[rows[p]]:
-            rr[ir] = rows[p]
-            vr[ir] = vals[p]
-            ir += 1
-        else:
-            rl[il] = rows[p]
-            vl[il] = vals[p]
-            il += 1
-    return s_l, rl, vl, s_r, rr, vr
-
-
-@njit(cache=True)
-def _choose(feat, score, rtol):
-    """Index of the chosen candidate: per feature the first whose score ties with the
-    feature's best; across features, in column order, a later feature wins only when its
-    score's tie floor exceeds the best so far (:func:`treebook.cart.cart_split_finder`)."""
-    best_i, best_s = -1, -np.inf
-    n = feat.shape[0]
-    a = 0
-    while a < n:
-        b = a
-        top = -np.inf
-        while b < n and feat[b] == feat[a]:
-            if score[b] > top:
-                top = score[b]
-            b += 1
-        if top > -np.inf:
-            floor = top - rtol * abs(top) if np.isfinite(top) else top
-            i = a
-            while score[i] < floor:
-                i += 1
-            if best_i < 0 or floor > best_s:
-                best_i, best_s = i, top
-        a = b
-    return best_i
-
-
 # ------------------------------------------------------------------------------ grower
 def _scores(crit, n_classes, left, W, value, n_candidates, min_weight_leaf):
-    """The dense CART scan's scores (:func:`treebook.core.splits.class_split_score` for
+    """The dense CART scan's scores (:func:`treebook.core.cart_scores.class_split_score` for
     classes), on the emitted candidates."""
     if n_classes == 0:
         w_left = left[:, 0]
@@ -299,68 +142,12 @@ def _scores(crit, n_classes, left, W, value, n_candidates, min_weight_leaf):
     return np.where(ok, score, -np.inf)
 
 
-@njit(cache=True)
-def drawn_entries(indptr, rows, vals, in_node, perm, k, n_rows):
-    """``max_features = k`` at one node, read from the matrix column by column (CSC
-    arrays ``indptr``/``rows``/``vals``): along the node's feature permutation ``perm``,
-    each feature's entries at the node (those whose row has ``in_node``) decide whether
-    it varies there — its values at the node are the stored ones, plus 0 when fewer than
-    ``n_rows`` are stored, and it varies when ``max > min + FEATURE_THRESHOLD`` — until
-    ``k`` features vary (the rule of :func:`treebook.core.feature_draw.features_to_consider`).
-    Returns ``(allowed, start, rows, vals)``: the drawn features and their entries at
-    the node, grouped by feature and sorted by value. Cost: the columns read, and a sort
-    of the drawn features' entries at the node — as scikit-learn's sparse splitter, which
-    reads only the features it draws."""
-    m = indptr.shape[0] - 1
-    count = np.zeros(m, np.int64)
-    allowed = np.zeros(m, np.bool_)
-    taken = 0
-    for i in range(m):
-        if taken == k:
-            break
-        f = perm[i]
-        c = 0
-        lo = np.inf
-        hi = -np.inf
-        for p in range(indptr[f], indptr[f + 1]):
-            if in_node[rows[p]]:
-                lo = min(lo, vals[p])
-                hi = max(hi, vals[p])
-                c += 1
-        if c == 0:
-            continue
-        if c < n_rows:
-            lo = min(lo, 0.0)
-            hi = max(hi, 0.0)
-        if hi > lo + FEATURE_THRESHOLD:
-            allowed[f] = True
-            count[f] = c
-            taken += 1
-    s = np.zeros(m + 1, np.int64)
-    for f in range(m):
-        s[f + 1] = s[f] + count[f]
-    out_rows = np.empty(s[m], np.int64)
-    out_vals = np.empty(s[m], np.float64)
-    for f in range(m):
-        if allowed[f]:
-            q = s[f]
-            for p in range(indptr[f], indptr[f + 1]):
-                if in_node[rows[p]]:
-                    out_rows[q] = rows[p]
-                    out_vals[q] = vals[p]
-                    q += 1
-            order = np.argsort(out_vals[s[f]:q])
-            out_rows[s[f]:q] = out_rows[s[f]:q][order]
-            out_vals[s[f]:q] = out_vals[s[f]:q][order]
-    return allowed, s, out_rows, out_vals
-
-
 class _SparseScan:
     """The split search of one node on its stored entries, shared by the depth-first
     and the best-first sparse grower: the candidates (:func:`sparse_candidates`), the
     random features of ``max_features`` (:mod:`treebook.core.feature_draw`, drawn as the dense
     growers draw them: from the seed and the node's set of rows), the choice
-    (:func:`_choose`) and the weighted impurity improvement."""
+    (:func:`treebook.kernels.sparse.choose_candidate`) and the weighted impurity improvement."""
 
     def __init__(self, X, y, w, n_classes, crit, min_samples_leaf, min_impurity_decrease,
                  min_weight_leaf, max_features, seed):
@@ -378,7 +165,7 @@ class _SparseScan:
         self.entries = None
         if max_features is None:  # every feature at every node: presorted lists (X: CSR)
             indptr = X.indptr.astype(np.int64)
-            start, pos = _presort_positions(indptr, X.indices.astype(np.int64), X.data,
+            start, pos = presort_positions(indptr, X.indices.astype(np.int64), X.data,
                                             self.m)
             row_of = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
             self.entries = (start, row_of[pos], X.data[pos])  # = presort_columns(...)
@@ -421,7 +208,7 @@ class _SparseScan:
         if feat.size == 0:
             return None
         score = _scores(self.crit, self.n_classes, left, W, value, feat.size, self.mwl)
-        i = _choose(feat, score, SCORE_RTOL)
+        i = choose_candidate(feat, score, SCORE_RTOL)
         if i < 0:
             return None
         f = int(feat[i])
@@ -453,7 +240,7 @@ def grow_sparse_cart(X, y, sample_weight, *, n_classes: int, criterion, max_dept
                      max_features: int | None = None, seed: int = 0,
                      max_leaf_nodes: int | None = None, metadata: dict | None = None) -> Tree:
     """CART's tree on a sparse matrix ``X`` (any ``scipy.sparse`` format), equal to
-    :func:`treebook.cart.grow_cart` on ``X.toarray()`` (see the module docstring), without
+    :func:`treebook.growers.cart_search.grow_cart` on ``X.toarray()`` (see the module docstring), without
     densifying. ``y``: class codes (``n_classes >= 2``) or floats (``n_classes=0``);
     ``sample_weight`` >= 0 (rows of weight 0 take no part, as in the dense growers).
     ``max_features`` (a count) and ``seed``: the random features per node of

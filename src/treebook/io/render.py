@@ -47,10 +47,10 @@ import functools
 
 import numpy as np
 
-from ..core.checks import (check_depth_limit, check_tree, format_temporal, require_optional,
-                           threshold_value)
+from .._optional import require_optional
+from ..core.checks import check_depth_limit, format_temporal, threshold_value
 from ..core.splits import get_routing
-from ..core.tree import NodeKind, Tree
+from ..core.tree import NodeKind, Tree, check_tree
 
 __all__ = [
     "PALETTE",

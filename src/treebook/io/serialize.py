@@ -171,8 +171,51 @@ def _encode_value(v, where: str):
                     "(see treebook.io.serialize for the types a model may hold)")
 
 
-def _resolve_callable(name: str):
+#: modules of the flat layout before version 0.2.0 (the folder move), by their new names:
+#: documents written then name callables such as ``treebook.impurity.information_gain``
+LEGACY_MODULES = {
+    "treebook.tree": "treebook.core.tree", "treebook.splits": "treebook.core.splits",
+    "treebook.criteria": "treebook.core.criteria", "treebook.impurity": "treebook.core.impurity",
+    "treebook.encoding": "treebook.core.encoding", "treebook.checks": "treebook.core.checks",
+    "treebook.base": "treebook.core.base", "treebook.feature_draw": "treebook.core.feature_draw",
+    "treebook.kernels": "treebook.kernels.cart", "treebook.c45_kernels": "treebook.kernels.c45",
+    "treebook.grow": "treebook.growers.recursive", "treebook.levelwise": "treebook.growers.levelwise",
+    "treebook.multiway": "treebook.growers.multiway", "treebook.bestfirst": "treebook.growers.bestfirst",
+    "treebook.sparse_scan": "treebook.growers.sparse", "treebook.c45_fast": "treebook.growers.c45",
+    "treebook.serialize": "treebook.io.serialize", "treebook.render": "treebook.io.render",
+    "treebook.widgets": "treebook.io.widgets", "treebook.recursive": "treebook.teaching.recursive",
+    "treebook.hunt": "treebook.teaching.hunt", "treebook.cart_readable": "treebook.teaching.cart_readable",
+    "treebook.published": "treebook.teaching.published",
+    "treebook.experiments": "treebook.teaching.experiments",
+    "treebook.bias_variance": "treebook.teaching.bias_variance",
+    "treebook.c45_tuning": "treebook.teaching.c45_tuning",
+}
+#: functions that left their module when the big modules were split (0.2.0)
+LEGACY_NAMES = {
+    **{f"treebook.c45.{n}": f"treebook.growers.c45_search.{n}" for n in (
+        "c45_gain", "c45_split_information", "c45_gain_ratio", "min_split_weight",
+        "numeric_candidate", "threshold_candidate", "threshold_at", "categorical_candidate",
+        "binary_categorical_candidate", "choose_candidate", "c45_split_finder")},
+    **{f"treebook.cart.{n}": f"treebook.growers.subsets.{n}" for n in (
+        "category_stats", "subset_masks", "subset_split_of_stats")},
+    **{f"treebook.cart.{n}": f"treebook.growers.cart_search.{n}" for n in (
+        "cart_split_finder", "grow_cart", "learn_split_of_sums", "missing_rule_of_tree")},
+    "treebook.cart.surrogate_splits": "treebook.growers.surrogates.surrogate_splits",
+    "treebook.cart.naive_best_threshold": "treebook.teaching.cart_readable.naive_best_threshold",
+}
+
+
+def current_name(name: str) -> str:
+    """The name a callable of an older document has today (:data:`LEGACY_NAMES`, then
+    :data:`LEGACY_MODULES`); a current name is returned unchanged."""
+    if name in LEGACY_NAMES:
+        return LEGACY_NAMES[name]
     module, _, attr = name.rpartition(".")
+    return f"{LEGACY_MODULES[module]}.{attr}" if module in LEGACY_MODULES else name
+
+
+def _resolve_callable(name: str):
+    module, _, attr = current_name(name).rpartition(".")
     if not module.startswith("treebook"):
         raise ValueError(f"callable {name!r} is outside the treebook package")
     try:
@@ -526,14 +569,21 @@ def to_json(estimator, *, indent: int | None = None) -> str:
     return json.dumps(estimator_to_dict(estimator), indent=indent, allow_nan=False)
 
 
-def from_json(text):
+def from_json(text, expected=None):
     """The fitted estimator in ``text`` (a JSON string or bytes written by
     :func:`to_json`). Refuses a newer ``schema_version`` and malformed documents with a
-    ``ValueError`` that says what is wrong and where."""
+    ``ValueError`` that says what is wrong and where. ``expected``: an estimator class;
+    a document holding anything else is a ``TypeError`` (``from_json(text,
+    expected=C45Classifier)``)."""
+    if expected is not None and not isinstance(expected, type):
+        raise TypeError(f"expected must be an estimator class or None; got {expected!r}")
     if not isinstance(text, (str, bytes, bytearray)):
         raise TypeError(f"text must be a JSON string; got {type(text).__name__}")
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         raise ValueError(f"text is not valid JSON: {exc}") from None
-    return estimator_from_dict(doc)
+    est = estimator_from_dict(doc)
+    if expected is not None and not isinstance(est, expected):
+        raise TypeError(f"text holds a {type(est).__name__}, not a {expected.__name__}")
+    return est

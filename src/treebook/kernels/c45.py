@@ -2,7 +2,7 @@
 
 C4.5 scores a numeric attribute at a node from one sorted scan: the class weights left
 of every cut are prefix sums over the cases sorted by value (the readable
-:func:`treebook.c45.numeric_candidate` sorts the node's cases each time). The fast
+:func:`treebook.growers.c45_search.numeric_candidate` sorts the node's cases each time). The fast
 grower (:func:`treebook.growers.c45.grow_c45`) sorts each numeric column once, at the root,
 and hands every child its part of each sorted list. These kernels do the two jobs that
 takes, each as the plain loop it is (numba, ``cache=True``, ``nogil=True``, no
@@ -22,7 +22,7 @@ pairwise in blocks of 8). The logarithms are not: numba calls the C library's ``
 numpy its own vectorised one (SVML on AVX-512 machines), and they differ in the last bit
 for about 0.2 % of arguments. So the kernel's gains only pick the short list (every cut
 within a relative ``1e-9`` of the best), and the readable code's numpy arithmetic
-(:func:`treebook.c45.threshold_candidate`'s) scores it again and chooses.
+(:func:`treebook.growers.c45_search.threshold_candidate`'s) scores it again and chooses.
 
 This module imports only numpy and numba.
 """

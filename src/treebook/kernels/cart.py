@@ -1,4 +1,4 @@
-"""Compiled kernels: the three inner loops of exact CART, written as the plain loops they are.
+"""Compiled kernels: the inner loops of exact CART's level-wise growth, written as the plain loops they are.
 
 Each function here is one job, compiled by numba (``cache=True``: compiled once per
 machine and kept in ``__pycache__``; no ``parallel=True``, so a kernel adds its numbers
@@ -7,24 +7,22 @@ in exactly the order written):
 * :func:`scan_feature` — one feature's attribute list at one depth: the left class
   weights (or the left sum of centred responses) at every position, the score of every
   admissible cut, and each node's best cut; the job of
-  ``levelwise._cut_scores`` + ``levelwise._keep_best`` in numpy;
+  ``levelwise_scan.cut_scores`` + ``levelwise_scan.keep_best`` in numpy;
 * :func:`scan_feature_missing` — the same scan for a column with missing values
   (scikit-learn's candidates: the missing rows on either side of every cut, and the
-  split known | missing), ``levelwise._cut_scores`` + ``levelwise._keep_best_missing``;
-* :func:`scan_subsets` — CART's subset search on one categorical feature for every open
-  node (``cart._subset_candidates`` node by node in numpy);
+  split known | missing), ``levelwise_scan.cut_scores`` + ``levelwise_scan.keep_best_missing``;
+* :func:`treebook.kernels.subsets.scan_subsets` — CART's subset search on one categorical
+  feature for every open node (``growers.subsets.subset_candidates`` node by node in numpy);
 * :func:`mark_right` and :func:`partition_list` — which rows go right, and the stable partition of one attribute list into the open
-  children's segments (``levelwise._partition_lists``);
-* :func:`walk_tree` — the prediction walk (``Tree.route(missing="stop")`` in numpy), and
-  :func:`walk_thresholds`, the same walk for trees of binary tests (thresholds and
-  category subsets), with packed tables (:func:`treebook.core.tree.apply_binary` in numpy).
+  children's segments (``attribute_lists.partition_lists``);
+* the prediction walks are in :mod:`treebook.kernels.walk`.
 
 The numpy versions stay the reference: the tests grow every shape with both and compare
 the trees array for array. Bit-identity needs the same arithmetic in the same order, so
 :func:`scan_feature` keeps numpy's: one running sum over the whole list (``np.cumsum``
 adds sequentially), restarted at a segment by subtracting the sum before it; the scores
-are the same expressions as :func:`treebook.core.splits.gini_split_score` and
-:func:`treebook.core.splits.squared_error_split_score`. Only ``+ - * /`` are used, which IEEE
+are the same expressions as :func:`treebook.core.cart_scores.gini_split_score` and
+:func:`treebook.core.cart_scores.squared_error_split_score`. Only ``+ - * /`` are used, which IEEE
 754 rounds identically everywhere (numba does not fuse them unless asked to).
 
 This module imports only numpy and numba; :mod:`treebook.core.tree` and
@@ -36,9 +34,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["scan_feature", "scan_feature_missing", "scan_subsets", "mark_right",
-           "partition_list", "pack_list", "partition_packed", "child_sums", "advance_rows",
-           "preorder", "walk_tree", "walk_thresholds", "GINI_SCAN", "SQUARED_ERROR_SCAN"]
+__all__ = ["scan_feature", "scan_feature_missing", "mark_right", "partition_list", "pack_list",
+           "partition_packed", "child_sums", "advance_rows", "preorder", "GINI_SCAN",
+           "SQUARED_ERROR_SCAN"]
 
 #: ``scan_feature``'s criterion codes
 GINI_SCAN = 0
@@ -496,188 +494,6 @@ def preorder(left, pre, stack):
 
 
 @njit(cache=True, nogil=True)
-def walk_tree(X, feature, is_threshold, threshold, children_ptr, children, code_ptr,
-              branch_of_code, out):
-    """The node where each row of ``X`` stops (the rule of ``Tree.route(missing="stop")``).
-
-    At node ``i`` with ``f = feature[i]`` (``-1``: the row stops here — a leaf, or a node
-    no training case reached), a threshold test sends the row to branch ``x_f > t``; a
-    categorical test sends category code ``c`` to branch ``branch_of_code[code_ptr[i] +
-    c]``, and the row stops when that is ``-1``, when ``c`` is not a code of the node, or
-    when ``x_f`` is missing (NaN). Branch ``b`` of node ``i`` is node
-    ``children[children_ptr[i] + b]``. One row at a time, to its stop: the loop over rows
-    has no dependence between rows, so the processor overlaps one row's reads with the
-    next one's (grouping rows by hand only added bookkeeping, measured in chapter 8)."""
-    for r in range(X.shape[0]):
-        i = 0
-        while True:
-            f = feature[i]
-            if f < 0:
-                break
-            x = X[r, f]
-            if x != x:  # missing (NaN): the row stops here
-                break
-            if is_threshold[i]:
-                b = 1 if x > threshold[i] else 0
-            else:
-                width = code_ptr[i + 1] - code_ptr[i]
-                if not (x > -1.0 and x < width):  # code int(x), truncated as numpy does
-                    break
-                b = branch_of_code[code_ptr[i] + int(x)]
-                if b < 0:
-                    break
-            i = children[children_ptr[i] + b]
-        out[r] = i
-
-
-@njit(cache=True, nogil=True)
-def _stable_order(present, key, L):
-    """``present[:L]`` sorted by ``key`` (stable, as ``np.argsort(kind="stable")``)."""
-    out = present[:L].copy()
-    for a in range(1, L):
-        c = out[a]
-        b = a - 1
-        while b >= 0 and key[out[b]] > key[c]:
-            out[b + 1] = out[b]
-            b -= 1
-        out[b + 1] = c
-    return out
-
-
-@njit(cache=True, nogil=True)
-def _left_set(q, exhaustive, L, present, table, K, key, in_left):
-    """Fill ``in_left`` with candidate ``q``'s left categories (see :func:`scan_subsets`)."""
-    in_left[:] = False
-    if exhaustive:
-        for b in range(L - 1):
-            if ((q + 1) >> b) & 1:
-                in_left[present[b]] = True
-        return
-    by = q // (L - 1)  # which ordering (K >= 3: by class ``by``)
-    for a in range(L):
-        c = present[a]
-        if K == 0:  # regression: the mean response
-            key[c] = table[c, 1] / table[c, 0] if table[c, 0] > 0 else 0.0
-        else:
-            tot = 0.0
-            for k in range(K):
-                tot += table[c, k]
-            key[c] = table[c, 1 if K == 2 else by] / tot
-    order = _stable_order(present, key, L)
-    for a in range(q % (L - 1) + 1):
-        in_left[order[a]] = True
-
-
-@njit(cache=True, nogil=True)
-def scan_subsets(rows, codes, starts, seg_len, labels, response, w, n_classes, n_categories,
-                 value, W, msl, mwl, max_exhaustive, allowed, feature, best_val, best_f,
-                 branch_of_code):
-    """CART's subset search on one categorical feature for every open node (Gini, or
-    squared error when ``n_classes = 0``): the search of ``cart._subset_candidates``.
-
-    Node ``j``'s rows are ``rows[starts[j]: starts[j] + seg_len[j]]`` (increasing), their
-    category codes ``codes[row]``. Per node: the class weights (regression: ``Σ w`` and
-    ``Σ w y``) of each category, summed in row order; the candidate left sets — the cuts
-    along Breiman's order (by the proportion of class 1, or the mean response), or, with
-    ``K ≥ 3``, every subset when at most ``max_exhaustive`` categories are present, else
-    the cuts along the order by each class in turn; each left side summed over its
-    categories in code order and scored as :func:`scan_feature` does. The first set whose
-    score ties with the node's maximum ``s*`` wins, if ``s* - 1e-12·|s*|`` beats
-    ``best_val[j]``: then ``best_f[j] = feature`` and ``branch_of_code[j]`` is 0 (left),
-    1 (right) or -1 (absent) per category."""
-    K = n_classes
-    Kt = max(K, 2)
-    table = np.zeros((n_categories, Kt))
-    n_cat = np.zeros(n_categories, dtype=np.int64)
-    key = np.zeros(n_categories)
-    present = np.zeros(n_categories, dtype=np.int64)
-    in_left = np.zeros(n_categories, dtype=np.bool_)
-    side = np.zeros(Kt)
-    scores = np.empty(max(2 ** min(max_exhaustive, n_categories), K * n_categories))
-    for j in range(starts.shape[0]):
-        if not allowed[j]:
-            continue
-        s = starts[j]
-        n_j = seg_len[j]
-        table[:, :] = 0.0
-        n_cat[:] = 0
-        for p in range(s, s + n_j):
-            r = rows[p]
-            c = int(codes[r])
-            n_cat[c] += 1
-            if K == 0:
-                table[c, 0] += w[r]
-                table[c, 1] += w[r] * response[r]
-            else:
-                table[c, labels[r]] += w[r]
-        L = 0
-        for c in range(n_categories):
-            if n_cat[c] > 0:
-                present[L] = c
-                L += 1
-        if L < 2:
-            continue
-        exhaustive = K >= 3 and L <= max_exhaustive
-        n_sets = (2 ** (L - 1) - 1) if exhaustive else (1 if K <= 2 else K) * (L - 1)
-        top = -np.inf
-        for q in range(n_sets):
-            _left_set(q, exhaustive, L, present, table, K, key, in_left)
-            n_left = 0
-            for k in range(Kt):
-                side[k] = 0.0
-            for c in range(n_categories):
-                if in_left[c]:
-                    n_left += n_cat[c]
-                    for k in range(Kt):
-                        side[k] += table[c, k]
-            scores[q] = -np.inf
-            if n_left < msl or n_j - n_left < msl:
-                continue
-            if K == 0:
-                w_left = side[0]
-            else:
-                w_left = 0.0
-                for k in range(K):
-                    w_left += side[k]
-            w_right = W[j] - w_left
-            if mwl > 0.0 and (w_left < mwl or w_right < mwl):
-                continue
-            if K == 0:
-                s_left = side[1] - w_left * value[j, 0]
-                sc = s_left * s_left * (1.0 / w_left + 1.0 / w_right)
-            elif K == 2:
-                l1 = side[1]
-                r1 = value[j, 1] - l1
-                sc = l1 * l1 / w_left + r1 * r1 / w_right
-            else:
-                s_l = 0.0
-                s_r = 0.0
-                for k in range(K):
-                    c_r = value[j, k] - side[k]
-                    s_l += side[k] * side[k]
-                    s_r += c_r * c_r
-                sc = s_l / w_left + s_r / w_right
-            scores[q] = sc
-            if sc > top:
-                top = sc
-        if top == -np.inf:
-            continue
-        floor = top - 1e-12 * abs(top)
-        if not floor > best_val[j]:
-            continue
-        for q in range(n_sets):
-            if scores[q] >= floor:
-                _left_set(q, exhaustive, L, present, table, K, key, in_left)
-                break
-        best_val[j] = top
-        best_f[j] = feature
-        for c in range(n_categories):
-            branch_of_code[j, c] = -1
-        for a in range(L):
-            branch_of_code[j, present[a]] = 0 if in_left[present[a]] else 1
-
-
-@njit(cache=True, nogil=True)
 def mark_right(P, starts, seg_len, nodes, cut_after, go_right):
     """For each node ``j`` of ``nodes``, cut after position ``cut_after[j]`` of its segment
     of the attribute list ``P``: ``go_right[row] = 1`` for the rows after the cut, 0 for
@@ -690,36 +506,3 @@ def mark_right(P, starts, seg_len, nodes, cut_after, go_right):
             go_right[row] = 1 if p > cut_after[j] else 0
 
 
-@njit(cache=True, nogil=True)
-def walk_thresholds(X, feature, threshold, known_bits, right_bits, child, out):
-    """:func:`walk_tree` for a tree of binary tests (CART's), with its tables packed.
-
-    Node ``i`` reads ``x = x_f`` (``f = feature[i]``; ``-1``: rows stop here). A threshold
-    test (``known_bits[i] = 0``) sends the row to ``child[2i + 1]`` when ``x > t``, else
-    to ``child[2i]``; a subset test sends category code ``c`` right when bit ``c`` of
-    ``right_bits[i]`` is set, left when only bit ``c`` of ``known_bits[i]`` is, and stops
-    the row when neither is (no branch for ``c``). A missing value (NaN) stops the row."""
-    # one row at a time, to its stop: the node's children are read before its test is
-    # decided, so the next node's index does not wait on a load after the comparison
-    for r in range(X.shape[0]):
-        i = 0
-        while True:
-            f = feature[i]
-            if f < 0:
-                break
-            left = child[2 * i]
-            right = child[2 * i + 1]
-            x = X[r, f]
-            if x != x:
-                break
-            if known_bits[i] == 0:
-                i = right if x > threshold[i] else left
-            elif x > -1.0 and x < 63.0:  # code int(x), truncated as numpy does
-                c = int(x)
-                if (known_bits[i] >> c) & 1:
-                    i = right if (right_bits[i] >> c) & 1 else left
-                else:
-                    break
-            else:
-                break
-        out[r] = i

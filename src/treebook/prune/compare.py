@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..core.checks import require_optional
+from .._optional import require_optional
 
 __all__ = ["mean_ranks", "friedman_test", "nemenyi_critical_difference", "wilcoxon_holm",
            "cd_diagram"]

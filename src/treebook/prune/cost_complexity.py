@@ -221,7 +221,7 @@ def select_alpha_cv(estimator, X, y, *, cv: int = 10, random_state=None,
     """
     import pandas as pd
 
-    from ..core.encoding import check_sample_weight
+    from ..core.targets import check_sample_weight
 
     if not hasattr(estimator, "ccp_alpha") or not hasattr(estimator, "predict_with"):
         raise TypeError("estimator must be a treebook CART estimator (CARTClassifier or "

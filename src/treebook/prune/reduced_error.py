@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.tree import Tree
+from ..core.tree import Tree, check_tree
 
 __all__ = ["case_counts", "pruning_set_errors", "prune_reduced_error"]
 
@@ -43,8 +43,7 @@ _TOL = 1e-9
 
 
 def _check_tree(tree, method: str) -> None:
-    if not isinstance(tree, Tree):
-        raise TypeError(f"tree must be a treebook.core.tree.Tree; got {type(tree).__name__}")
+    check_tree(tree)
     if tree.is_regression:
         raise ValueError(f"{method} needs a classification tree")
     if tree.node_count == 0:
