@@ -7,11 +7,12 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.treebook-installed
 HTML_INDEX := $(CURDIR)/_build/html/index.html
 
-.PHONY: help setup dot chromium book test test-browser test-lab crosscheck lab bench clean
+.PHONY: help setup dot chromium book test test-install test-browser test-lab crosscheck lab bench clean
 
 help:
 	@echo "make book          build the HTML book (every chapter executed, warnings are errors)"
 	@echo "make test          unit tests + every chapter under pytest --nbval, in one run"
+	@echo "make test-install  build the wheel, install it in a fresh venv, run the README quick start"
 	@echo "make test-browser  build the book and check every page in headless Chromium"
 	@echo "make test-lab      run chapter 2 in a headless JupyterLab and move its live slider in Chromium"
 	@echo "make crosscheck    C4.5 against Weka's J48, the cp table against R's rpart"
@@ -50,6 +51,21 @@ book: setup
 test: setup
 	$(BIN)/python -m pytest --nbval --nbval-sanitize-with nbval_sanitize.cfg \
 	  --ignore=tests/browser --ignore=tests/lab --ignore=tests/oracles tests book
+
+# --- the package as a pip user gets it (tests/install) -----------------------------------
+# A wheel built from the tree, installed into a new venv with nothing else: the core
+# dependencies only, at the pinned versions (`-c requirements.txt`, so pip takes them from
+# its cache), none of the extras and none of the book's tools. tests/install/check_install.py
+# then runs the README's quick start, a Pipeline in GridSearchCV, and checks that each
+# missing extra is named by its ImportError. Needs no `make setup`.
+INSTALL_DIR := _build/install
+test-install:
+	rm -rf $(INSTALL_DIR) build  # build/: setuptools' staging copy, stale files would ship
+	$(PYTHON) -m venv $(INSTALL_DIR)/venv
+	$(INSTALL_DIR)/venv/bin/python -m pip wheel --quiet --no-deps --wheel-dir $(INSTALL_DIR)/dist .
+	$(INSTALL_DIR)/venv/bin/python -m pip install --quiet -c requirements.txt $(INSTALL_DIR)/dist/treebook-*.whl
+	rm -rf build
+	cd $(INSTALL_DIR) && venv/bin/python $(CURDIR)/tests/install/check_install.py
 
 # --- the rendered book in a real browser (tests/browser) ---------------------------------
 # Debian's Chromium driven by Playwright for Python (no browser download), and a CJK font

@@ -462,7 +462,8 @@ def test_degenerate_data_give_one_leaf(golf):
 def test_params_round_trip():
     clf = C45Classifier(pruning="pep", confidence=0.1)
     assert clf.get_params()["pruning"] == "pep"
-    assert repr(clf) == "C45Classifier(pruning='pep', confidence=0.1)"
+    # scikit-learn's repr: the changed parameters, in alphabetical order
+    assert repr(clf) == "C45Classifier(confidence=0.1, pruning='pep')"
     clf.set_params(pruning=None)
     assert clf.pruning is None
 

@@ -215,10 +215,10 @@ def test_score_parameter_and_score_method_coexist():
     X, y = load_loan(return_X_y=True)
     clf = CLSClassifier(score="positive_class", max_depth=2)
     assert clf.get_params()["score"] == "positive_class"
-    assert repr(clf) == "CLSClassifier(score='positive_class', max_depth=2)"
+    assert repr(clf) == "CLSClassifier(max_depth=2, score='positive_class')"
     clf.set_params(score="likelihood", significance=0.2)
     assert clf.get_params()["score"] == "likelihood" and clf.significance == 0.2
-    assert repr(clf) == "CLSClassifier(significance=0.2, max_depth=2)"
+    assert repr(clf) == "CLSClassifier(max_depth=2, significance=0.2)"
     clf.fit(X, y)
     assert 0.0 <= clf.score(X, y) <= 1.0  # the method still works
 

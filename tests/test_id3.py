@@ -363,7 +363,7 @@ def test_params():
                               "grower": "levelwise"}
     assert m.set_params(min_gain=0.1) is m and m.min_gain == 0.1
     assert repr(m) == "ID3Classifier(max_depth=3, min_gain=0.1)"
-    with pytest.raises(ValueError, match="invalid parameter 'depth'"):
+    with pytest.raises(ValueError, match="Invalid parameter 'depth'"):
         m.set_params(depth=2)
     X, y = [["a"], ["b"]], ["x", "y"]
     for params, err in [({"max_depth": -1}, ValueError), ({"max_depth": 2.5}, TypeError),

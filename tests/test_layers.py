@@ -30,7 +30,7 @@ import pytest
 PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "src" / "treebook"
 
 #: rank of each layer; a module may import modules of rank <= its own (same folder) or lower
-LAYERS = {"_version": 0, "kernels": 0, "core": 1, "datasets": 1, "growers": 2, "prune": 3, "learners": 4,
+LAYERS = {"_version": 0, "_optional": 0, "kernels": 0, "core": 1, "datasets": 1, "growers": 2, "prune": 3, "learners": 4,
           "io": 5, "teaching": 5, "package": 6}
 #: top-level modules that are learners (thin: options -> grower -> pruning)
 LEARNERS = {"id3", "c45", "cart", "cls", "ensemble", "hist", "optimal", "ctree", "chaid"}

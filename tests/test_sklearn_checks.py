@@ -6,8 +6,6 @@
 it contradicts the algorithm; each entry says why.
 """
 
-import warnings
-
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from treebook import (C45Classifier, CARTClassifier, CARTRegressor, CLSClassifier, ID3Classifier,
@@ -34,13 +32,7 @@ def expected_failures(estimator):
     return EXPECTED_FAILURES.get(type(estimator), {})
 
 
-# The learners implement scikit-learn's protocol (get_params/set_params, tags, fitted
-# attributes) without inheriting from sklearn.base.BaseEstimator; the collection-time
-# warning saying so is expected, and the checks below are what matters.
-with warnings.catch_warnings():
-    warnings.filterwarnings("ignore", message="Estimator .* does not inherit from",
-                            category=UserWarning)
-    _with_checks = parametrize_with_checks(ESTIMATORS, expected_failed_checks=expected_failures)
+_with_checks = parametrize_with_checks(ESTIMATORS, expected_failed_checks=expected_failures)
 
 
 @_with_checks

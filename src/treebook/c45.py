@@ -1,9 +1,9 @@
 """C4.5 (Quinlan 1993, release 8), the learner: options → grower → collapse → pruning.
 
-:class:`C45Classifier` grows with C4.5's split search (:mod:`treebook.growers.c45_search`,
+:class:`C45Classifier` grows with C4.5's split search (``treebook.growers.c45_search``,
 which states every rule: gain and split information with unknowns, MDL-corrected
-thresholds, the average-gain filter), by the fast grower (:mod:`treebook.growers.c45`) or
-the readable recursion (:func:`treebook.growers.recursive.grow_tree`); then collapses
+thresholds, the average-gain filter), by the fast grower (``treebook.growers.c45``) or
+the readable recursion (``treebook.growers.recursive.grow_tree``); then collapses
 subtrees that do not lower the training error (:func:`collapse`) and prunes, error-based
 (:mod:`treebook.prune.error_based`, C4.5's default, with subtree raising) or pessimistic
 (:mod:`treebook.prune.pessimistic`, Quinlan 1987). :func:`candidate_table` shows every
@@ -116,35 +116,44 @@ class C45Classifier(DecisionTreeClassifierBase):
 
     Parameters
     ----------
-    min_samples_leaf : int ≥ 1 — C4.5's ``-m`` / J48's ``-M``: a test is admissible only
+    min_samples_leaf : int ≥ 1
+        C4.5's ``-m`` / J48's ``-M``: a test is admissible only
         if at least two of its branches hold this much weight (numeric tests need
         ``clip(0.1·|D_k|/K, M, 25)`` on both sides); nodes of weight below ``2M`` stay
         leaves.
     pruning : ``"ebp"`` (error-based pruning, C4.5's), ``"pep"`` (pessimistic error
         pruning, Quinlan 1987) or None (grow only; subtrees that do not lower the
         training error are still collapsed, as in C4.5).
-    confidence : float in (0, 0.5] — the confidence factor CF of error-based pruning.
-    mdl_correction : bool — charge ``log2(N_cuts)/|D|`` bits for choosing a threshold.
-    subtree_raising : bool — error-based pruning may replace a subtree by its largest
+    confidence : float in (0, 0.5]
+        the confidence factor CF of error-based pruning.
+    mdl_correction : bool
+        charge ``log2(N_cuts)/|D|`` bits for choosing a threshold.
+    subtree_raising : bool
+        error-based pruning may replace a subtree by its largest
         branch.
-    max_depth : int or None — an extra stopping rule (not in C4.5).
-    z_source : ``"normal"`` or ``"table"`` — where error-based pruning takes ``z`` from:
+    max_depth : int or None
+        an extra stopping rule (not in C4.5).
+    z_source : ``"normal"`` or ``"table"``
+        where error-based pruning takes ``z`` from:
         the exact normal quantile (J48) or C4.5's interpolated table (release 8; this
         reproduces the numbers of Quinlan's book). See
         :func:`treebook.prune.error_based.confidence_z`.
     missing : the routing policy for unknown values, in fit, pruning and predict: a name
-        in :data:`treebook.core.splits.ROUTING_POLICIES` (default ``"distribute"``, C4.5's
+        in ``treebook.core.splits.ROUTING_POLICIES`` (default ``"distribute"``, C4.5's
         fractional cases).
-    laplace : bool — J48's ``-A``: a leaf's class probabilities are the Laplace estimates
+    laplace : bool
+        J48's ``-A``: a leaf's class probabilities are the Laplace estimates
         ``(C_k + 1)/(|D| + K)`` instead of the frequencies ``C_k/|D|``. The tree is the
         same; ``predict_proba`` (and, with fractional cases, ``predict``) change.
-    binary_splits : bool — J48's ``-B``: a categorical attribute is tested one value
-        against the rest (:func:`binary_categorical_candidate`) instead of multiway.
-    collapse : bool — J48's collapsing of subtrees that do not lower the training error
+    binary_splits : bool
+        J48's ``-B``: a categorical attribute is tested one value
+        against the rest (``binary_categorical_candidate``) instead of multiway.
+    collapse : bool
+        J48's collapsing of subtrees that do not lower the training error
         (:func:`collapse`, done by C4.5 while growing); ``False`` is J48's ``-O``.
     grower : ``"fast"`` (default: each numeric column sorted once, compiled scans,
-        :func:`treebook.growers.c45.grow_c45`) or ``"readable"`` (the textbook recursion,
-        :func:`treebook.growers.recursive.grow_tree` with :func:`c45_split_finder`, the tested
+        ``treebook.growers.c45.grow_c45``) or ``"readable"`` (the textbook recursion,
+        ``treebook.growers.recursive.grow_tree`` with ``c45_split_finder``, the tested
         definition). Both grow the same tree.
     """
 

@@ -6,7 +6,7 @@ its categories into two subsets. The split chosen maximises the decrease of impu
 or entropy for classes, squared error (variance) for regression.
 
 The numerics follow scikit-learn's ``DecisionTreeClassifier``/``Regressor``
-{cite}`pedregosa2011`, so that on numeric data where no two candidate splits tie the two
+:cite:p:`pedregosa2011`, so that on numeric data where no two candidate splits tie the two
 packages grow the same tree:
 
 * a cut lies between sorted neighbours ``v < v'`` only when ``v' > v + 1e-7``
@@ -41,13 +41,13 @@ of the categories present at the node:
   receives the node's distribution (as does a category never seen in training).
 
 **Growers.** Data without missing values grow with the fast level-wise grower
-(:func:`treebook.growers.levelwise.grow_levelwise`, compiled kernels; categorical columns through
-the same subset search); the readable recursive grower (:func:`treebook.growers.recursive.grow_tree`
-with :func:`cart_split_finder`) builds the identical tree (tested); ``grower=`` chooses
+(``treebook.growers.levelwise.grow_levelwise``, compiled kernels; categorical columns through
+the same subset search); the readable recursive grower (``treebook.growers.recursive.grow_tree``
+with ``cart_split_finder``) builds the identical tree (tested); ``grower=`` chooses
 explicitly; data with missing values grow level-wise too under ``missing="learn"`` (the
 same tree as the recursive grower's, tested), recursively under ``missing="surrogate"``.
 
-**Missing values** (NaN, None and ``pd.NA`` alike, :mod:`treebook.core.encoding`):
+**Missing values** (NaN, None and ``pd.NA`` alike, ``treebook.core.encoding``):
 ``missing="learn"`` (the default) is scikit-learn's rule (1.9, ``_splitter.pyx``): every
 cut is tried with the missing rows on the left and on the right, and the split of the
 known rows from the missing ones (threshold +inf) is a candidate too; a node whose
@@ -56,12 +56,12 @@ training rows (ties to the right). ``missing="surrogate"`` is Breiman et al.'s (
 as rpart computes it (``bsplit.c``, ``surrogate.c``, ``choose_surg.c``, ``nodesplit.c``,
 ``pred_rpart.c``): a feature is scored on its known rows by the impurity decrease in
 units of weight (so a feature with many missing values scores less), the node keeps up to
-``max_surrogates`` surrogate splits (:func:`surrogate_splits`), and a case missing the
+``max_surrogates`` surrogate splits (``surrogate_splits``), and a case missing the
 primary feature follows the first surrogate it has, else the majority way (also a
 category the node never saw). ``missing="error"`` refuses missing values.
 
 **Sparse input.** A ``scipy.sparse`` matrix (any format) is never densified: it grows
-through :func:`treebook.growers.sparse.grow_sparse_cart`, which scans only the stored
+through ``treebook.growers.sparse.grow_sparse_cart``, which scans only the stored
 entries and grows the tree the dense input grows (``grower`` is then not used;
 ``max_features`` and ``max_leaf_nodes`` as for dense X; ``missing="surrogate"`` is
 refused, and so are NaN stored in the matrix, as scikit-learn 1.9 refuses them);
@@ -127,7 +127,7 @@ _MISSING_HINT = ("This estimator was built with missing='error'; use missing='le
 
 def _grow_sparse(X, y, w, *, grower, categorical, n_categories, missing, max_surrogates,
                  **params):
-    """:func:`treebook.growers.sparse.grow_sparse_cart` called as :func:`grow_cart` is."""
+    """``treebook.growers.sparse.grow_sparse_cart`` called as :func:`grow_cart` is."""
     return grow_sparse_cart(X, y, w, **params)
 
 
@@ -224,6 +224,8 @@ class _CARTMixin:
         return tree.node_prediction(laplace=kwargs.get("laplace", False))[sparse_apply(tree, Xe)]
 
     def decision_path(self, X):
+        """The nodes each row visits, as a ``scipy.sparse`` CSR indicator matrix (rows ×
+        nodes); ``X`` may be sparse."""
         if is_sparse(X):
             return sparse_decision_path(self.tree_, self._encode(X))
         return super().decision_path(X)
@@ -271,33 +273,42 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
     Parameters
     ----------
     criterion : ``"gini"`` (default), ``"entropy"`` (in bits), ``"misclassification"``, or
-        any classification criterion registered in :data:`treebook.core.criteria.CRITERIA`
+        any classification criterion registered in ``treebook.core.criteria.CRITERIA``
         (its name, or the criterion object).
-    max_depth : int ≥ 1 or None — nodes at this depth are leaves.
-    min_samples_split : int ≥ 2 — a node with fewer rows is a leaf.
-    min_samples_leaf : int ≥ 1 — each child of a split keeps at least this many rows.
-    min_impurity_decrease : float ≥ 0 — a split is made only if its weighted impurity
+    max_depth : int ≥ 1 or None
+        nodes at this depth are leaves.
+    min_samples_split : int ≥ 2
+        a node with fewer rows is a leaf.
+    min_samples_leaf : int ≥ 1
+        each child of a split keeps at least this many rows.
+    min_impurity_decrease : float ≥ 0
+        a split is made only if its weighted impurity
         improvement ``(|D|/|D_root|)·ΔI`` (plus machine epsilon) reaches this.
-    ccp_alpha : float ≥ 0 — complexity parameter α of minimal cost-complexity pruning;
+    ccp_alpha : float ≥ 0
+        complexity parameter α of minimal cost-complexity pruning;
         0 means no pruning.
     max_features : None (every feature at every node), an int ``k``, a float fraction of
         the features, ``"sqrt"`` or ``"log2"`` — each node chooses its split among ``k``
-        features drawn at random (:mod:`treebook.core.feature_draw`), as random forests need.
-    random_state : None, an int or a numpy generator — the seed of the ``max_features``
+        features drawn at random (``treebook.core.feature_draw``), as random forests need.
+    random_state : None, an int or a numpy generator
+        the seed of the ``max_features``
         draws (with ``max_features=None`` nothing is random: ties are broken by column
         order, so the tree is deterministic).
     ccp_risk : ``"impurity"`` (scikit-learn) or ``"misclassification"`` (Breiman, rpart) —
         the risk ``R(t)`` used by ``ccp_alpha`` and the pruning path.
     grower : ``"auto"`` (the level-wise grower), ``"levelwise"`` or ``"recursive"``.
-    cp : float ≥ 0 or None — rpart's complexity parameter: after growing, a node whose
+    cp : float ≥ 0 or None
+        rpart's complexity parameter: after growing, a node whose
         subtree lowers the risk (misclassified weight; squared error for regression) by
         no more than ``cp · R(root)`` per split is made a leaf, as rpart's
         ``partition.c`` decides (:func:`treebook.prune.rpart.rpart_complexity`).
         None (default): not applied. :meth:`like_rpart` sets rpart's defaults.
-    min_weight_fraction_leaf : float in [0, 0.5] — each child of a split keeps at least
+    min_weight_fraction_leaf : float in [0, 0.5]
+        each child of a split keeps at least
         this fraction of the total training weight (scikit-learn's), and a node with less
         than twice that is a leaf.
-    class_weight : None, ``"balanced"`` or a dict ``{class: weight}`` — each row's weight
+    class_weight : None, ``"balanced"`` or a dict ``{class: weight}``
+        each row's weight
         is multiplied by its class's weight (scikit-learn's ``class_weight``):
         ``"balanced"`` gives class ``k`` the weight ``n / (K · n_k)``, ``n_k`` counting the
         rows of class ``k``; a class missing from the dict keeps weight 1.
@@ -305,19 +316,37 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         rpart's surrogate splits, ``usesurrogate = 2``) or ``"error"`` (missing values are
         refused) — how missing values (NaN, None, ``pd.NA``) are split and predicted; see
         the module docstring.
-    max_surrogates : int ≥ 0 (default 5, rpart's ``maxsurrogate``) — surrogate splits kept
+    max_surrogates : int ≥ 0 (default 5, rpart's ``maxsurrogate``)
+        surrogate splits kept
         per node with ``missing="surrogate"``.
-    max_leaf_nodes : int ≥ 2 or None — grow best-first (scikit-learn's
+    max_leaf_nodes : int ≥ 2 or None
+        grow best-first (scikit-learn's
         ``BestFirstTreeBuilder``): the leaf whose split improves the weighted impurity
         most is split next, until the tree has this many leaves
-        (:mod:`treebook.growers.bestfirst`); the other stopping rules still apply. None: no
+        (``treebook.growers.bestfirst``); the other stopping rules still apply. None: no
         limit (depth-first growth).
 
+    Notes
+    -----
     Attributes after ``fit`` (besides the shared ones: ``tree_``, ``classes_``, …):
     ``full_tree_``, the tree before ``ccp_alpha`` pruning (``tree_`` itself when
     ``ccp_alpha == 0``).
 
     See the module docstring for splits, ties, categorical subsets and missing values.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True, as_frame=True)
+    >>> tree = CARTClassifier(max_depth=2).fit(X, y)
+    >>> print(tree.export_text())
+    root: n = 150 [0 50, 1 50, 2 50]
+    |--- petal length (cm) <= 2.45: n = 50 [0 50, 1 0, 2 0] → 0
+    |--- petal length (cm) > 2.45: n = 100 [0 0, 1 50, 2 50]
+    |   |--- petal width (cm) <= 1.75: n = 54 [0 0, 1 49, 2 5] → 1
+    |   |--- petal width (cm) > 1.75: n = 46 [0 0, 1 1, 2 45] → 2
+    >>> tree.score(X, y)  # training accuracy
+    0.96
     """
 
     _parameter_constraints = {

@@ -4,7 +4,7 @@
 
 * the **Concept Learning System** of Hunt, Marin and Stone (*Experiments in Induction*,
   1966): the top-down, divide-and-conquer tree learner that ID3 grew out of. Its skeleton
-  is the grower of :mod:`treebook.growers.recursive` (if the cases at a node are all of one class,
+  is the grower of ``treebook.growers.recursive`` (if the cases at a node are all of one class,
   make a leaf; otherwise choose a test, split, and recurse on each branch);
 * the **conditional likelihood score** ``CLS(D, A) = Σ_v P(v) Σ_k P(k|v) log P(k|v)``,
   the average log-likelihood of the training labels under the split's plug-in model,
@@ -17,12 +17,12 @@ article's code computes (``score="positive_class"``,
 split is made only when the G-test of independence between branch and class
 (:func:`treebook.core.impurity.g_test_pvalue`) has a p-value below ``significance``.
 
-Candidate tests, shared with the other learners through :mod:`treebook.core.splits`:
+Candidate tests, shared with the other learners through ``treebook.core.splits``:
 
 * a categorical feature: one multiway split, one branch per category present at the
   node; the feature is then used up on that path (as in ID3 and C4.5);
 * a numeric feature: every binary cut ``x <= t`` between two distinct sorted values
-  (:func:`treebook.core.splits.threshold_tables`, one sort and a prefix sum); the threshold is
+  (``treebook.core.splits.threshold_tables``, one sort and a prefix sum); the threshold is
   the lower of the two values the cut lies between, at this node. (C4.5 instead takes the
   largest value of the *whole* training set not above the cut's midpoint; the two agree
   on training data but can send a new value between them differently: chapter 5.)
@@ -37,7 +37,6 @@ to compare criteria on equal terms, everything else held fixed.
 
 from __future__ import annotations
 
-import inspect
 from functools import partial
 from typing import Callable
 
@@ -55,7 +54,7 @@ from .core.tree import NodeKind
 __all__ = ["CLSClassifier", "CriterionTreeClassifier", "cls_split_finder"]
 
 #: a split measure: scores of a ``(..., V, K)`` stack of contingency tables, higher is
-#: better — a function ``f(tables, check=False)``, a :class:`treebook.core.criteria.Criterion`
+#: better — a function ``f(tables, check=False)``, a ``treebook.core.criteria.Criterion``
 #: (its ``table_score``) or the name of a registered one
 Criterion = Callable[..., "float | np.ndarray"]
 
@@ -69,7 +68,7 @@ def cls_split_finder(
     significance: float | None = None,
     required_class: int | None = None,
 ):
-    """A split finder for :func:`treebook.growers.recursive.grow_tree` that maximises ``criterion``.
+    """A split finder for ``treebook.growers.recursive.grow_tree`` that maximises ``criterion``.
 
     Parameters
     ----------
@@ -77,7 +76,7 @@ def cls_split_finder(
         categories its codes range over (ignored for numeric features).
     criterion : ``criterion(tables, check=False)`` scores a stack of contingency tables
         ``(..., V, K)``; the split with the highest score wins. A
-        :class:`treebook.core.criteria.Criterion` (or its registered name) stands for its
+        ``treebook.core.criteria.Criterion`` (or its registered name) stands for its
         ``table_score``. This is the hook through which chapter 5 grows trees that differ
         in nothing but the criterion.
     significance : if given, the chosen split is made only when the G-test p-value of its
@@ -85,8 +84,10 @@ def cls_split_finder(
     required_class : if given, a node with no case of this class is not split (the
         positive-class score has nothing to measure there).
 
+    Notes
+    -----
     The returned ``find`` builds the node's tables and hands them to ``find.choose``, the
-    choice itself, which the level-wise grower (:func:`treebook.growers.multiway.grow_multiway`)
+    choice itself, which the level-wise grower (``treebook.growers.multiway.grow_multiway``)
     calls with the same tables.
     """
     is_categorical = np.asarray(is_categorical, dtype=bool)
@@ -205,27 +206,36 @@ class CLSClassifier(_SharedGrowerMixin, DecisionTreeClassifierBase):
 
     Parameters
     ----------
-    score : ``"likelihood"`` (default) — the conditional likelihood score
+    score : ``"likelihood"`` (default)
+        the conditional likelihood score
         ``Σ_v P(v) Σ_k P(k|v) log2 P(k|v) = -H(D|A)``, which chooses exactly the tests
         that information gain chooses; or ``"positive_class"`` — the source article's
         ``Σ_v P(v) log2 P̂(+|v)`` with additive smoothing (see
         :func:`treebook.core.impurity.positive_class_score`).
-    significance : float in (0, 1] or None — split a node only when the G-test of
+    significance : float in (0, 1] or None
+        split a node only when the G-test of
         independence between the chosen split's branches and the class has a p-value
         below this level α (pre-pruning). ``None``: no test.
-    max_depth : int or None — stop growing at this depth (root has depth 0).
-    min_samples_split : int ≥ 2 — a node with fewer cases stays a leaf.
-    smoothing : float ≥ 0 — the ``s`` of ``P̂(+|v) = (|D_v+| + s)/(|D_v| + s·K)``, used by
+    max_depth : int or None
+        stop growing at this depth (root has depth 0).
+    min_samples_split : int ≥ 2
+        a node with fewer cases stays a leaf.
+    smoothing : float ≥ 0
+        the ``s`` of ``P̂(+|v) = (|D_v+| + s)/(|D_v| + s·K)``, used by
         ``score="positive_class"`` only. ``0`` gives raw proportions (a branch without
         positive cases scores ``-inf``; ties between such splits go to the first).
-    positive_class : a class label or None — the positive class of
+    positive_class : a class label or None
+        the positive class of
         ``score="positive_class"``. ``None`` is allowed for two classes only and means the
         class that sorts last (``1`` for 0/1 labels, ``"yes"`` for no/yes). With more
         classes it must be declared, and the score is one-vs-rest.
-    grower : ``"levelwise"`` (default) — all nodes of a depth at once
-        (:func:`treebook.growers.multiway.grow_multiway`); ``"recursive"`` — the readable
-        :func:`treebook.growers.recursive.grow_tree`. Both build the identical tree (tested).
+    grower : ``"levelwise"`` (default)
+        all nodes of a depth at once
+        (``treebook.growers.multiway.grow_multiway``); ``"recursive"`` — the readable
+        ``treebook.growers.recursive.grow_tree``. Both build the identical tree (tested).
 
+    Notes
+    -----
     Attributes after fit: those of every learner (``tree_``, ``classes_``, …) and, with
     ``score="positive_class"``, ``positive_class_`` (the label used as positive).
 
@@ -247,9 +257,10 @@ class CLSClassifier(_SharedGrowerMixin, DecisionTreeClassifierBase):
                  grower="levelwise"):
         # The parameter ``score`` shares its name with the method ``score(X, y)`` that
         # every learner has; an attribute of that name would hide the method. Its value
-        # is therefore kept as ``split_score``, and get_params / set_params / repr
-        # translate, so ``CLSClassifier(score=...)``, ``get_params()["score"]`` and
-        # ``clf.score(X, y)`` all work.
+        # is therefore kept as ``split_score``, and get_params / set_params translate
+        # (scikit-learn's repr, clone and HTML display read get_params), so
+        # ``CLSClassifier(score=...)``, ``get_params()["score"]`` and ``clf.score(X, y)``
+        # all work.
         self.split_score = score
         self.significance = significance
         self.max_depth = max_depth
@@ -275,14 +286,6 @@ class CLSClassifier(_SharedGrowerMixin, DecisionTreeClassifierBase):
         except (TypeError, ValueError) as exc:
             # report the parameter by the name the caller used
             raise type(exc)(str(exc).replace("split_score", "score")) from None
-
-    def __repr__(self):
-        defaults = {k: p.default for k, p in inspect.signature(type(self).__init__)
-                    .parameters.items() if k != "self"}
-        params = self.get_params()
-        changed = [f"{k}={params[k]!r}" for k, d in defaults.items()
-                   if params[k] is not d and params[k] != d]
-        return f"{type(self).__name__}({', '.join(changed)})"
 
     # ------------------------------------------------------------------ growing
     def _positive_index(self) -> int:
@@ -323,12 +326,13 @@ class CriterionTreeClassifier(_SharedGrowerMixin, DecisionTreeClassifierBase):
 
     Parameters
     ----------
-    criterion : callable — ``criterion(tables, check=False)`` on a ``(..., V, K)`` stack
+    criterion : callable
+        ``criterion(tables, check=False)`` on a ``(..., V, K)`` stack
         of contingency tables, higher is better: e.g.
         :func:`treebook.core.impurity.information_gain`, :func:`~treebook.core.impurity.gain_ratio`,
         :func:`~treebook.core.impurity.gini_gain`,
         :func:`~treebook.core.impurity.conditional_log_likelihood`; or a criterion of
-        :mod:`treebook.core.criteria` (the object or its registered name, e.g. ``"gini"``),
+        ``treebook.core.criteria`` (the object or its registered name, e.g. ``"gini"``),
         which scores tables by its gain.
     significance, max_depth, min_samples_split, grower : as in :class:`CLSClassifier`.
     """

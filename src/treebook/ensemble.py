@@ -6,7 +6,7 @@ A forest of ``B`` trees (Breiman 1996, 2001) averages trees grown on bootstrap s
   times gets weight ``c`` (times its own ``sample_weight``), and the rows never drawn —
   about ``e⁻¹ ≈ 37 %`` of them — are its *out-of-bag* (OOB) rows;
 * **random features** (forests only): every node chooses its split among ``max_features``
-  features drawn at random (:mod:`treebook.core.feature_draw`); ``max_features=None`` is
+  features drawn at random (``treebook.core.feature_draw``); ``max_features=None`` is
   plain bagging;
 * **prediction**: the mean of the trees' class probabilities (the class with the largest
   mean; ties to the first class), or of their predictions for regression;
@@ -138,18 +138,25 @@ class RandomForestClassifier(ClassifierMixin, _Forest):
 
     Parameters
     ----------
-    n_estimators : int — the number of trees ``B``.
+    n_estimators : int
+        the number of trees ``B``.
     criterion, max_depth, min_samples_split, min_samples_leaf : as for
         :class:`treebook.cart.CARTClassifier`, for every tree.
     max_features : the features each node draws (default ``"sqrt"``, Breiman's
         ``⌊√m⌋``); None is bagging.
-    bootstrap : bool — bootstrap samples (True) or every tree on all rows.
-    oob_score : bool — compute ``oob_score_`` and ``oob_decision_function_``.
-    n_jobs : int or None — trees grown at once (threads); None or 1 is one at a time,
+    bootstrap : bool
+        bootstrap samples (True) or every tree on all rows.
+    oob_score : bool
+        compute ``oob_score_`` and ``oob_decision_function_``.
+    n_jobs : int or None
+        trees grown at once (threads); None or 1 is one at a time,
         -1 every core.
-    random_state : None, an int or a numpy generator — seeds the bootstrap samples and
+    random_state : None, an int or a numpy generator
+        seeds the bootstrap samples and
         the trees' feature draws.
 
+    Notes
+    -----
     Attributes after ``fit``: ``estimators_`` (the trees), ``estimators_samples_`` (each
     tree's in-bag rows), ``classes_``, ``n_features_in_``, ``feature_importances_``, and
     with ``oob_score=True`` ``oob_score_`` and ``oob_decision_function_``.
@@ -172,6 +179,8 @@ class RandomForestClassifier(ClassifierMixin, _Forest):
         self.random_state = random_state
 
     def fit(self, X, y, sample_weight=None):
+        """Grow ``n_estimators`` classification trees on bootstrap samples of ``(X, y)``
+        (each row's bootstrap count times its ``sample_weight``)."""
         self._check_params()
         n = _rows(X)
         self.classes_, codes = encode_labels(y, n)
@@ -222,6 +231,8 @@ class RandomForestRegressor(RegressorMixin, _Forest):
         self.random_state = random_state
 
     def fit(self, X, y, sample_weight=None):
+        """Grow ``n_estimators`` regression trees on bootstrap samples of ``(X, y)``
+        (each row's bootstrap count times its ``sample_weight``)."""
         self._check_params()
         n = _rows(X)
         target = encode_targets(y, n)

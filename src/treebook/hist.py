@@ -1,26 +1,26 @@
 """Binned (histogram) CART: one machine, and the same per-level sums on Dask partitions.
 
 Exact CART (:mod:`treebook.cart`) scans every sorted column at every node. Large-scale
-growers — PLANET {cite}`panda2009planet`, Spark MLlib's ``DecisionTree``
-{cite}`meng2016mllib`, LightGBM {cite}`ke2017lightgbm` and XGBoost's ``hist`` — instead
+growers — PLANET :cite:p:`panda2009planet`, Spark MLlib's ``DecisionTree``
+:cite:p:`meng2016mllib`, LightGBM :cite:p:`ke2017lightgbm` and XGBoost's ``hist`` — instead
 
 1. **bin** every numeric feature once: at most ``max_bins`` bins per feature, cut at
-   quantiles of its values (:func:`~treebook.growers.binning.bin_edges`; a feature with at most ``max_bins``
+   quantiles of its values (``bin_edges``; a feature with at most ``max_bins``
    distinct values gets one bin per value);
 2. per depth level, in **one pass over the rows**, sum a **histogram** per
    (node, feature, bin): the weighted class counts and the row count (classification),
-   or ``Σw``, ``Σwy``, ``Σwy²`` and the row count (regression) — :func:`~treebook.kernels.hist.level_histogram`;
+   or ``Σw``, ``Σwy``, ``Σwy²`` and the row count (regression) — ``level_histogram``;
 3. choose every node's split from its histograms alone — cuts lie only between bins —
-   with the same criterion objects (:mod:`treebook.core.criteria`) and the same rules
+   with the same criterion objects (``treebook.core.criteria``) and the same rules
    (midpoint thresholds, ``min_samples_leaf``, ties to the first feature and the smallest
-   cut) as exact CART — :func:`~treebook.growers.hist.best_bin_split`.
+   cut) as exact CART — ``best_bin_split``.
 
 Because step 3 only reads sums, the rows can live anywhere: step 2 runs on each data
-partition and the partial histograms are added up (:func:`~treebook.growers.hist.tree_sum`, a pairwise
+partition and the partial histograms are added up (``tree_sum``, a pairwise
 reduction in partition order, so that sums of fractional weights come out the same bits
 every time). :class:`HistCARTClassifier` and :class:`HistCARTRegressor` fit numpy/pandas
 data on one machine and Dask arrays or DataFrames (the ``scale`` extra) on a cluster,
-with one grower (:func:`~treebook.growers.hist.grow_hist`) for both: only the function that returns a level's
+with one grower (``grow_hist``) for both: only the function that returns a level's
 histograms differs.
 
 **Equal to exact CART.** When every distinct value of a feature has its own bin, the
@@ -32,15 +32,15 @@ the two grow the same tree (tested on several data sets).
 
 **Reproducible sums.** The order in which floating-point numbers are added is part of
 the definition: inside a block of rows, sequentially in row order; across blocks,
-:func:`~treebook.growers.hist.tree_sum`. ``block_size=b`` on one machine uses blocks of ``b`` rows, which are
+``tree_sum``. ``block_size=b`` on one machine uses blocks of ``b`` rows, which are
 exactly the partitions of a Dask array chunked by ``b`` rows: the two trees are then
 equal bit for bit, fractional weights included.
 
 **Categorical columns** (pandas categorical/object/bool, as for
-:class:`treebook.CARTClassifier`): the bins are the categories, one each, whatever
+:class:`treebook.cart.CARTClassifier`): the bins are the categories, one each, whatever
 ``max_bins`` says, and a node splits them into two subsets as exact CART does —
 Breiman's ordering for two classes and regression, every subset (or the per-class
-orderings) for three classes or more (:func:`treebook.growers.subsets.subset_split_of_stats`, on
+orderings) for three classes or more (``treebook.growers.subsets.subset_split_of_stats``, on
 the per-category sums the histogram already holds). On Dask a categorical column must
 have a pandas ``category`` dtype with known categories, so every partition uses the
 same codes.
@@ -49,9 +49,9 @@ same codes.
 the feature tries every candidate with the missing bin on the right, then on the left,
 then the split of the known rows from the missing ones — scikit-learn's
 ``DecisionTree`` rule (``missing="learn"`` of exact CART), in exact CART's order
-(:func:`treebook.growers.cart_search.learn_split_of_sums`); a node that saw no missing value sends one
+(``treebook.growers.cart_search.learn_split_of_sums``); a node that saw no missing value sends one
 to the child with more training rows, ties to the right
-(:func:`treebook.growers.cart_search.missing_rule_of_tree`). With every value in its own bin the tree
+(``treebook.growers.cart_search.missing_rule_of_tree``). With every value in its own bin the tree
 is exact CART's with ``missing="learn"`` (tested with integer weights; fractional ones
 may round differently, the known rows' sums being added per bin).
 
@@ -77,7 +77,8 @@ from .core.base import (DecisionTreeClassifierBase, DecisionTreeRegressorBase, I
 from .core.criteria import Criterion, criterion_names, get_criterion
 from .growers.binning import BinMapper
 from .growers.hist import combine_histograms, grow_hist, numpy_level_histograms
-from .growers.hist_dask import (block_histogram, block_summary, dask_blocks,
+from ._optional import require_optional
+from .growers.hist_dask import (DASK_NEEDED_BY, block_histogram, block_summary, dask_blocks,
                                 delayed_tree_sum, merge_block_summaries)
 
 __all__ = ["HistCARTClassifier", "HistCARTRegressor"]
@@ -147,7 +148,7 @@ class _HistMixin:
         return super().fit(X, y, sample_weight)
 
     def _fit_dask(self, X, y, sample_weight):
-        import dask
+        dask = require_optional("dask", DASK_NEEDED_BY)
 
         self._validate_params()
         blocks, names, from_pandas, categories = dask_blocks(X, y, sample_weight)
@@ -191,7 +192,7 @@ def _is_dask(X) -> bool:
 
 
 class HistCARTClassifier(_HistMixin, DecisionTreeClassifierBase):
-    """Binned CART classification tree: the splits of :class:`treebook.CARTClassifier`
+    """Binned CART classification tree: the splits of :class:`treebook.cart.CARTClassifier`
     restricted to cuts between quantile bins (see the module docstring).
 
     Parameters
@@ -199,18 +200,24 @@ class HistCARTClassifier(_HistMixin, DecisionTreeClassifierBase):
     criterion : ``"gini"`` (default), ``"entropy"``, ``"misclassification"`` or any
         registered classification criterion.
     max_depth, min_samples_split, min_samples_leaf, min_impurity_decrease : as for
-        :class:`~treebook.CARTClassifier` (counts only, no fractions).
-    max_bins : int in [2, 65535] — at most this many bins per feature (default 256). A
+        :class:`~treebook.cart.CARTClassifier` (counts only, no fractions).
+    max_bins : int in [2, 65535]
+        at most this many bins per feature (default 256). A
         feature with at most ``max_bins`` distinct values gets one bin per value, and
         then the tree is exact CART's.
-    block_size : int or None — rows per block of the histogram sums (None: one block);
+    block_size : int or None
+        rows per block of the histogram sums (None: one block);
         set it to the Dask chunk size to reproduce a distributed fit bit for bit.
     binning : ``"exact"`` (distinct values counted exactly) or ``"sketch"`` (per block at
-        most ``sketch_points`` order statistics, :func:`value_summary`).
-    sketch_points : int ≥ 2 — the size of each block's sketch (default 4096).
-    histogram_budget_mb : float > 0 — the most memory one pass's histograms may take;
+        most ``sketch_points`` order statistics, ``value_summary``).
+    sketch_points : int ≥ 2
+        the size of each block's sketch (default 4096).
+    histogram_budget_mb : float > 0
+        the most memory one pass's histograms may take;
         a level with more open nodes is computed in several passes (default 256).
 
+    Notes
+    -----
     Attributes after ``fit``: ``tree_``, ``classes_``, ``bin_mapper_`` (the bins),
     ``levels_`` (``(depth, open nodes)`` of every pass over the data).
     """

@@ -39,7 +39,7 @@ def id3_split_finder(n_categories, n_classes):
     The returned ``find(X, y, w, rows, available)`` builds each available attribute's
     contingency table at the node and passes them to ``find.choose(candidates,
     class_counts, scores)``, the choice itself, which the level-wise grower
-    (:func:`treebook.growers.multiway.grow_multiway`) calls with the same tables (and their
+    (``treebook.growers.multiway.grow_multiway``) calls with the same tables (and their
     gains, ``find.score_tables`` of all nodes' tables at once)."""
 
     def choose(candidates, class_counts=None, scores=None):
@@ -72,22 +72,45 @@ class ID3Classifier(DecisionTreeClassifierBase):
 
     Parameters
     ----------
-    max_depth : int or None — stop growing at this depth (root has depth 0).
-    min_samples_split : int ≥ 2 — a node with fewer cases (rows of positive weight)
-        stays a leaf.
-    min_gain : float ≥ 0 — a split whose gain (bits) is below this ε is not made.
-    grower : ``"levelwise"`` (default) — all nodes of a depth at once
-        (:func:`treebook.growers.multiway.grow_multiway`); ``"recursive"`` — the readable
-        :func:`treebook.growers.recursive.grow_tree`. Both build the identical tree (tested).
+    max_depth : int or None
+        stop growing at this depth (root has depth 0).
+    min_samples_split : int ≥ 2
+        a node with fewer cases (rows of positive weight) stays a leaf.
+    min_gain : float ≥ 0
+        a split whose gain (bits) is below this ε is not made.
+    grower : ``"levelwise"`` (default) or ``"recursive"``
+        ``"levelwise"`` grows all nodes of a depth at once
+        (``treebook.growers.multiway.grow_multiway``); ``"recursive"`` is the readable
+        ``treebook.growers.recursive.grow_tree``. Both build the identical tree (tested).
 
-    Attributes (after ``fit``)
-    --------------------------
-    tree_ : :class:`treebook.core.tree.Tree`; classes_ : the sorted class labels;
-    feature_names_in_ : column names, when X is a DataFrame; n_leaves_, depth_.
-
+    Notes
+    -----
     Tie rules, unseen values and missing values are described in the module docstring.
     ``fit(X, y, sample_weight=None)`` takes a DataFrame or a 2-D array of any labels;
     a case weight ``w`` counts as ``w`` identical cases.
+
+    Attributes after ``fit``: ``tree_`` (the fitted :class:`treebook.core.tree.Tree`),
+    ``classes_`` (the sorted class labels), ``feature_names_in_`` (the column names, when
+    X is a DataFrame), ``n_leaves_`` and ``depth_``.
+
+    Examples
+    --------
+    Mitchell's PlayTennis tree (Mitchell 1997, Figure 3.1):
+
+    >>> from treebook.datasets import load_play_tennis
+    >>> X, y = load_play_tennis(return_X_y=True)
+    >>> tree = ID3Classifier().fit(X, y)
+    >>> print(tree.export_text())
+    root: n = 14 [No 5, Yes 9]
+    |--- Outlook = Overcast: n = 4 [No 0, Yes 4] → Yes
+    |--- Outlook = Rain: n = 5 [No 2, Yes 3]
+    |   |--- Wind = Strong: n = 2 [No 2, Yes 0] → No
+    |   |--- Wind = Weak: n = 3 [No 0, Yes 3] → Yes
+    |--- Outlook = Sunny: n = 5 [No 3, Yes 2]
+    |   |--- Humidity = High: n = 3 [No 3, Yes 0] → No
+    |   |--- Humidity = Normal: n = 2 [No 0, Yes 2] → Yes
+    >>> tree.get_depth(), tree.get_n_leaves()
+    (2, 5)
     """
 
     _parameter_constraints = {

@@ -6,7 +6,15 @@ its parameters in ``__init__`` (stored verbatim, as scikit-learn does) and in
 ``_grow(X, y, w) -> Tree`` on encoded input. Everything else lives here: input checks and
 encoding (pandas or numpy; column names become ``feature_names_in_``; labels of any
 hashable type become ``classes_``), ``predict``, ``predict_proba``, ``score``, ``apply``,
-``decision_path``, ``get_params``/``set_params``, and the drawings and rules.
+``decision_path``, and the drawings and rules.
+
+The bases inherit scikit-learn's :class:`~sklearn.base.BaseEstimator` (with
+:class:`~sklearn.base.ClassifierMixin` or :class:`~sklearn.base.RegressorMixin`), so
+``get_params``/``set_params``, ``clone``, the printed form (only the parameters that
+differ from their defaults), the HTML display in Jupyter and metadata routing
+(``set_fit_request(sample_weight=True)`` inside a ``Pipeline`` or ``GridSearchCV``) are
+scikit-learn's own. ``score`` stays the package's: the same accuracy / R² as the mixins',
+with checks of ``y`` that name the argument.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ import inspect
 import numbers
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.exceptions import NotFittedError
 
 from .encoding import FeatureEncoder
@@ -163,7 +172,7 @@ def clone(estimator, **params):
     ``params`` (scikit-learn's ``clone`` followed by ``set_params``)."""
     if not isinstance(estimator, _TreeEstimatorBase):
         raise TypeError(f"estimator must be a treebook estimator; got {type(estimator).__name__}")
-    return type(estimator)(**estimator.get_params()).set_params(**params)
+    return type(estimator)(**estimator.get_params(deep=False)).set_params(**params)
 
 
 def _target_name(y) -> str | None:
@@ -174,7 +183,7 @@ def _target_name(y) -> str | None:
     return None if name is None else str(name)
 
 
-class _TreeEstimatorBase:
+class _TreeEstimatorBase(BaseEstimator):
     _parameter_constraints: dict = {}
     #: treat every column as categorical (ID3) or detect numeric columns
     _all_categorical = False
@@ -188,50 +197,19 @@ class _TreeEstimatorBase:
         or a learner whose ``missing`` parameter names a rule (CART)."""
         return self._missing == "distribute"
 
-    # ------------------------------------------------------------------ parameters
-    @classmethod
-    def _param_names(cls):
-        sig = inspect.signature(cls.__init__)
-        return [p.name for p in sig.parameters.values()
-                if p.name != "self" and p.kind != p.VAR_KEYWORD]
-
-    def get_params(self, deep: bool = True) -> dict:
-        return {name: getattr(self, name) for name in self._param_names()}
-
-    def set_params(self, **params):
-        valid = self._param_names()
-        for key, value in params.items():
-            if key not in valid:
-                raise ValueError(f"invalid parameter {key!r} for {type(self).__name__}; "
-                                 f"valid parameters are {valid}")
-            setattr(self, key, value)
-        return self
-
     def __sklearn_tags__(self):
-        """Tags for scikit-learn's model selection (``cross_val_score``, ``GridSearchCV``)
-        and its estimator checks (scikit-learn is a dependency of the package)."""
-        from sklearn.utils import ClassifierTags, InputTags, RegressorTags, Tags, TargetTags
-
-        classifier = self._estimator_type == "classifier"
-        return Tags(
-            estimator_type=self._estimator_type,
-            target_tags=TargetTags(required=True),
-            classifier_tags=ClassifierTags() if classifier else None,
-            regressor_tags=None if classifier else RegressorTags(),
-            input_tags=InputTags(categorical=True, string=True,
-                                 allow_nan=self._accepts_missing()),
-        )
+        """scikit-learn's tags (the mixins set the estimator type) with what the trees
+        accept: categorical and string columns, and missing values where the learner
+        handles them."""
+        tags = super().__sklearn_tags__()
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        tags.input_tags.allow_nan = self._accepts_missing()
+        return tags
 
     def _validate_params(self):
         for name, constraint in self._parameter_constraints.items():
             constraint.check(name, getattr(self, name))
-
-    def __repr__(self):
-        sig = inspect.signature(type(self).__init__)
-        changed = [f"{k}={getattr(self, k)!r}" for k, p in sig.parameters.items()
-                   if k != "self" and getattr(self, k) is not p.default
-                   and getattr(self, k) != p.default]
-        return f"{type(self).__name__}({', '.join(changed)})"
 
     # ------------------------------------------------------------------ input
     def _grow(self, X: np.ndarray, y: np.ndarray, w: np.ndarray) -> Tree:  # pragma: no cover
@@ -357,22 +335,28 @@ class _TreeEstimatorBase:
         return tree.distribution(Xe, **kwargs)
 
     def decision_path(self, X):
+        """The nodes each row visits, as a ``scipy.sparse`` CSR indicator matrix (rows ×
+        nodes; see :meth:`treebook.core.tree.Tree.decision_path`)."""
         self._check_fitted()
         return self.tree_.decision_path(self._encode(X))
 
     def get_depth(self) -> int:
+        """The depth of the fitted tree (the root alone has depth 0)."""
         self._check_fitted()
         return self.depth_
 
     def get_n_leaves(self) -> int:
+        """The number of leaves of the fitted tree."""
         self._check_fitted()
         return self.n_leaves_
 
     @property
     def feature_importances_(self) -> np.ndarray:
-        """Mean decrease in impurity (MDI) per feature, normalised to sum to 1: each split
-        adds ``|D_t|·I(t) − Σ_children |D_c|·I(c)`` to its feature (:meth:`Tree.
-        impurity_decrease_by_feature`), as scikit-learn's ``feature_importances_``."""
+        """The mean decrease in impurity (MDI) of each feature, normalised to sum to 1.
+
+        Each split adds ``|D_t|·I(t) − Σ_children |D_c|·I(c)`` to its feature
+        (:meth:`treebook.core.tree.Tree.impurity_decrease_by_feature`), as in
+        scikit-learn's ``feature_importances_``."""
         self._check_fitted()
         total = self.tree_.impurity_decrease_by_feature(self.n_features_in_)
         s = total.sum()
@@ -386,6 +370,8 @@ class _TreeEstimatorBase:
         return to_graphviz(self.tree_, **kwargs)
 
     def export_text(self, **kwargs) -> str:
+        """The fitted tree as text, one line per node indented by depth (see
+        :func:`treebook.io.render.export_text` for the options)."""
         from ..io.render import export_text
 
         self._check_fitted()
@@ -431,7 +417,7 @@ def _rescale_tree(tree: Tree, w_exp: int, y_exp: int) -> Tree:
     return dataclasses.replace(tree, **changes)
 
 
-class DecisionTreeClassifierBase(_TreeEstimatorBase):
+class DecisionTreeClassifierBase(ClassifierMixin, _TreeEstimatorBase):
     _estimator_type = "classifier"
 
     def _encode_target(self, y, n_rows: int) -> np.ndarray:
@@ -501,7 +487,7 @@ class DecisionTreeClassifierBase(_TreeEstimatorBase):
     _score_with = score_with
 
 
-class DecisionTreeRegressorBase(_TreeEstimatorBase):
+class DecisionTreeRegressorBase(RegressorMixin, _TreeEstimatorBase):
     _estimator_type = "regressor"
 
     def _encode_target(self, y, n_rows: int) -> np.ndarray:

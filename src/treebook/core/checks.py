@@ -13,7 +13,6 @@ import numpy as np
 
 __all__ = ["check_depth_limit", "check_label_types", "threshold_value", "format_temporal"]
 
-
 def check_depth_limit(max_depth, name: str = "max_depth"):
     """``None`` or an int ≥ 0, else a ``TypeError``/``ValueError`` naming ``name``."""
     if max_depth is None:

@@ -24,22 +24,22 @@ ids follow a depth-first pre-order, whichever grower built the tree):
                        learners): the branch a case with a missing value takes at node ``i``
                        when no surrogate decides, ``-1`` for none (the case stays there)
 ``surrogates[i]``      CART's ranked surrogate splits of node ``i``: a tuple of
-                       :class:`~treebook.core.splits.Surrogate` (empty without surrogates)
+                       ``Surrogate`` (empty without surrogates)
 =====================  =======================================================================
 
-Categorical features reach the tree as integer codes (see :mod:`treebook.core.encoding`); numeric
+Categorical features reach the tree as integer codes (see ``treebook.core.encoding``); numeric
 features as floats; a missing value as NaN. A category code that has no branch at a node
 (or a negative code: a category never seen in training) stops the case at that node, so
 its prediction is that node's class distribution: never a crash, never ``None``.
 
 Prediction walks all rows down the tree together, one depth level per step: the Python
 loop runs ``max_depth`` times, never once per row. Where a row goes at a node is the rule
-of :mod:`treebook.core.splits` (:func:`~treebook.core.splits.branch_codes` for known values, a
-:class:`~treebook.core.splits.RoutingPolicy` for missing values and unseen categories), the same
+of ``treebook.core.splits`` (``branch_codes`` for known values, a
+``RoutingPolicy`` for missing values and unseen categories), the same
 rule the growers and pruning use; on trees of numeric thresholds only, :func:`apply_binary`
 is the same walk laid out for the cache.
 
-This module imports no grower: growers (:mod:`treebook.growers.recursive`, :mod:`treebook.growers.levelwise`)
+This module imports no grower: growers (``treebook.growers.recursive``, ``treebook.growers.levelwise``)
 build trees through :class:`TreeBuilder`, pruning (:mod:`treebook.prune`) makes them
 smaller through :meth:`Tree.prune`.
 """
@@ -176,7 +176,7 @@ class Tree:
     # ------------------------------------------------------------------------- routing
     def _branch(self, nodes: np.ndarray, x: np.ndarray) -> np.ndarray:
         """Branch index taken at each node by feature value ``x``; -1 stops, -2 is missing
-        (the rule of :func:`treebook.core.splits.branch_codes`, for many nodes at once)."""
+        (the rule of ``treebook.core.splits.branch_codes``, for many nodes at once)."""
         start = self.code_ptr[nodes]
         return branch_codes(self.kind[nodes], self.threshold[nodes], start,
                             self.code_ptr[nodes + 1] - start, self.branch_of_code, x)
@@ -206,7 +206,7 @@ class Tree:
         Returns ``(rows, nodes, weights)``: row ``rows[j]`` ends at node ``nodes[j]`` with
         weight ``weights[j]``. A row stops early at a node where it has no branch.
 
-        ``missing`` is a routing policy (:mod:`treebook.core.splits`) or its name.
+        ``missing`` is a routing policy (``treebook.core.splits``) or its name.
         ``"stop"``: a missing value (NaN) also stops the row at that node, so each row
         appears once. ``"distribute"`` (C4.5): a row with a missing value goes down
         *every* branch, with weight multiplied by the branch's share of the node's
@@ -387,7 +387,7 @@ class Tree:
 class TreeBuilder:
     """Collects nodes while a grower works, then freezes them into a :class:`Tree`.
 
-    Growers add nodes in any order (depth-first or level by level); :meth:`build`
+    Growers add nodes in any order (depth-first or level by level); ``build``
     renumbers them in depth-first pre-order with branches in order, so two growers that
     make the same splits produce identical arrays.
     """
@@ -572,7 +572,7 @@ def apply_binary(tree: Tree, X, *, steps: int = 6) -> np.ndarray:
 
 
 def apply_compiled(tree: Tree, X) -> np.ndarray:
-    """:meth:`Tree.apply` by the compiled loop :func:`treebook.kernels.cart.walk_tree`: the node
+    """:meth:`Tree.apply` by the compiled loop ``treebook.kernels.cart.walk_tree``: the node
     where each row stops under ``route(X, missing="stop")`` — a leaf, a node where its
     category has no branch or its value is missing, or a node no training case reached.
     :func:`apply_binary` and :meth:`Tree.route` are the numpy references the tests compare

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._optional import require_optional
 from ..kernels.hist import level_histogram
 from .binning import merge_summaries, value_summary
 from .hist import tree_sum
 
 __all__ = ["dask_blocks", "block_summary", "merge_block_summaries", "block_histogram",
-           "delayed_tree_sum"]
+           "delayed_tree_sum", "DASK_NEEDED_BY"]
+
+#: what needs dask, in the ImportError of a missing extra ``treebook[scale]``
+DASK_NEEDED_BY = "fitting on a Dask collection"
 
 def dask_blocks(X, y, w):
     """Per-partition delayed ``(X, y, w)`` numpy blocks of Dask collections; ``y`` and
@@ -21,8 +25,8 @@ def dask_blocks(X, y, w):
     Returns ``(blocks, names, from_pandas, categories)``: ``categories[f]`` the labels of
     a categorical column (a pandas ``category`` dtype with known categories; its codes
     are the bins), None for a numeric one."""
-    import dask
-    import dask.array as da
+    dask = require_optional("dask", DASK_NEEDED_BY)
+    da = require_optional("dask.array", DASK_NEEDED_BY)
 
     if isinstance(X, da.Array):
         if X.ndim != 2 or len(X.chunks[1]) != 1:
@@ -124,6 +128,6 @@ def block_histogram(block, mapper, classes, table, n_slots, n_bins, n_classes):
 
 
 def delayed_tree_sum(parts, combine):
-    import dask
+    dask = require_optional("dask", DASK_NEEDED_BY)
 
     return tree_sum(parts, combine=lambda a, b: dask.delayed(combine)(a, b))

@@ -13,16 +13,20 @@ from __future__ import annotations
 import html
 import json
 
-import ipywidgets
 import numpy as np
 
 from ..core.base import Interval, validate_params
+from .._optional import require_optional
 from ..prune.error_based import CONFIDENCE
 from .render import to_graphviz
 from .widgets import (DRAW_CONSTRAINTS, FrameSlider, check_fitted_estimator, line_chart_svg,
                       slider_ids, tree_sequence_slider)
 
 __all__ = ["confidence_explorer", "alpha_explorer", "pruning_explorer"]
+
+# the explorers are ipywidgets objects: this module needs the extra treebook[widgets]
+ipywidgets = require_optional("ipywidgets", "treebook.io.explorers (sliders in Jupyter)")
+
 
 @validate_params(DRAW_CONSTRAINTS)
 def confidence_explorer(estimator, X_train, y_train, X_test, y_test, *,
@@ -122,7 +126,7 @@ def alpha_explorer(estimator, X_train, y_train, X_test, y_test, *, risk: str | N
 
 
 class _MethodChooser(ipywidgets.VBox):
-    """Several :class:`FrameSlider` s, one per pruning method, and a menu that shows one.
+    """Several :class:`~treebook.io.widgets.FrameSlider` s, one per pruning method, and a menu that shows one.
 
     Live: an ipywidgets ``Dropdown`` above the chosen method's slider. Static: a
     ``<select>`` and every method's kernel-free slider, all but the chosen one hidden (a
@@ -206,7 +210,7 @@ def pruning_explorer(estimator, X_grow, y_grow, X_prune, y_prune, X_test, y_test
     misclassification risk; ``"CVP"``: :func:`~treebook.prune.critical_value.critical_value_path`
     on the G statistic; ``"MEP"``: :func:`~treebook.prune.minimum_error.minimum_error_path`
     at ``ms``; ``"EBP"``: :func:`~treebook.prune.error_based.prune_error_based` at each of
-    ``confidences``, weakest first). Each method gets one :class:`FrameSlider` (long
+    ``confidences``, weakest first). Each method gets one :class:`~treebook.io.widgets.FrameSlider` (long
     sequences thinned to ``max_frames``): a frame shows the strength, the leaves, the
     training / pruning / test error rates, a chart of the three against the leaves of
     the pruned tree, and the drawing. Each slider starts at the tree the pruning set

@@ -16,13 +16,13 @@ category labels, class names), so they work for every learner and every node kin
 
 Branch conditions read:
 
-=============  =======================  ==========================================
-node kind      condition                example
-=============  =======================  ==========================================
-``MULTIWAY``   ``feature = value``      ``outlook = sunny``
-``THRESHOLD``  ``feature <= t`` / ``>``  ``temperature <= 75.5``, ``temperature > 75.5``
-``SUBSET``     ``feature ∈ {…}``        ``colour ∈ {red, blue}``
-=============  =======================  ==========================================
+=============  =========================  ==========================================
+node kind      condition                  example
+=============  =========================  ==========================================
+``MULTIWAY``   ``feature = value``        ``outlook = sunny``
+``THRESHOLD``  ``feature <= t`` / ``>``   ``temperature <= 75.5``, ``temperature > 75.5``
+``SUBSET``     ``feature ∈ {…}``          ``colour ∈ {red, blue}``
+=============  =========================  ==========================================
 
 A case whose category has no branch at a node (a category never seen there in training)
 stops at that node and gets its class distribution; no rule describes such a case.
@@ -43,9 +43,11 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-import graphviz
+import functools
+
 import numpy as np
 
+from .._optional import require_optional
 from ..core.checks import check_depth_limit, format_temporal, threshold_value
 from ..core.splits import get_routing
 from ..core.tree import NodeKind, Tree, check_tree
@@ -198,7 +200,7 @@ def path_conditions(tree: Tree, node: int, *, unknown_shares: bool = False,
 
     With ``unknown_shares=True`` each condition carries the weight a case with an unknown
     value takes into its branch under the routing policy ``missing``
-    (:meth:`treebook.core.splits.Split.route`; C4.5's ``"distribute"``: the branch's share of
+    (``treebook.core.splits.Split.route``; C4.5's ``"distribute"``: the branch's share of
     its parent's training weight), as :meth:`~treebook.core.tree.Tree.route` sends it.
     """
     policy = get_routing(missing) if unknown_shares else None
@@ -410,31 +412,49 @@ def inline_svg(svg: str, css_class: str = "tb-tree") -> str:
     return svg
 
 
-class TreeGraph(graphviz.Digraph):
-    """A ``graphviz.Digraph`` that also displays as inline SVG (``text/html``).
+@functools.cache
+def _tree_graph_class():
+    """The class :class:`TreeGraph`, made on first use: it extends ``graphviz.Digraph``,
+    and the Python package graphviz is optional (``treebook[plot]``), so text and rules
+    work without it."""
+    graphviz = require_optional("graphviz", "drawing a tree (to_graphviz, TreeGraph)")
 
-    Jupyter shows Graphviz objects as ``image/svg+xml``; the built book turns that into an
-    ``<img>`` of a file. The ``text/html`` entry added here is the same SVG inline in the
-    page, which the book is configured to prefer: crisp at any zoom, text selectable.
-    """
+    class TreeGraph(graphviz.Digraph):
+        """A ``graphviz.Digraph`` that also displays as inline SVG (``text/html``).
 
-    def to_svg(self) -> str:
-        """The drawing as inline SVG markup (see :func:`inline_svg`)."""
-        return inline_svg(self.pipe(format="svg", encoding="utf-8"))
+        Jupyter shows Graphviz objects as ``image/svg+xml``; the built book turns that into
+        an ``<img>`` of a file. The ``text/html`` entry added here is the same SVG inline in
+        the page, which the book is configured to prefer: crisp at any zoom, text
+        selectable.
+        """
 
-    def to_html(self) -> str:
-        return f'<div class="tb-tree-drawing">{self.to_svg()}</div>'
+        def to_svg(self) -> str:
+            """The drawing as inline SVG markup (see ``inline_svg``)."""
+            return inline_svg(self.pipe(format="svg", encoding="utf-8"))
 
-    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
-        svg = self.pipe(format="svg", encoding="utf-8")
-        bundle = {"image/svg+xml": svg,
-                  "text/html": f'<div class="tb-tree-drawing">{inline_svg(svg)}</div>',
-                  "text/plain": f"<tree drawing: {self.name or 'Digraph'}>"}
-        if include is not None:
-            bundle = {k: v for k, v in bundle.items() if k in set(include)}
-        for k in exclude or ():
-            bundle.pop(k, None)
-        return bundle
+        def to_html(self) -> str:
+            return f'<div class="tb-tree-drawing">{self.to_svg()}</div>'
+
+        def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+            svg = self.pipe(format="svg", encoding="utf-8")
+            bundle = {"image/svg+xml": svg,
+                      "text/html": f'<div class="tb-tree-drawing">{inline_svg(svg)}</div>',
+                      "text/plain": f"<tree drawing: {self.name or 'Digraph'}>"}
+            if include is not None:
+                bundle = {k: v for k, v in bundle.items() if k in set(include)}
+            for k in exclude or ():
+                bundle.pop(k, None)
+            return bundle
+
+    TreeGraph.__module__, TreeGraph.__qualname__ = __name__, "TreeGraph"
+    return TreeGraph
+
+
+def __getattr__(name: str):
+    # ``treebook.render.TreeGraph`` (and pickles of its instances) find the class
+    if name == "TreeGraph":
+        return _tree_graph_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _tint(hex_colour: str, amount: float) -> str:
@@ -459,7 +479,7 @@ def _distribution_lines(tree: Tree, node: int, per_line: int = 3) -> list[str]:
 
 def to_graphviz(tree: Tree, *, max_depth: int | None = None, highlight: Iterable[int] = (),
                 class_colors: dict | None = None, rankdir: str = "TB",
-                precision: int = 3, name: str = "tree") -> TreeGraph:
+                precision: int = 3, name: str = "tree") -> "TreeGraph":
     """Draw ``tree`` with Graphviz.
 
     Parameters
@@ -475,7 +495,7 @@ def to_graphviz(tree: Tree, *, max_depth: int | None = None, highlight: Iterable
         raise ValueError(f"rankdir must be 'TB' or 'LR'; got {rankdir!r}")
     max_depth = check_depth_limit(max_depth)
     hl = {int(i) for i in np.asarray(list(highlight), dtype=np.int64).ravel()}
-    g = TreeGraph(name=name)
+    g = _tree_graph_class()(name=name)
     g.attr("graph", rankdir=rankdir, ranksep="0.3", nodesep="0.2", margin="0.05",
            fontname=_FONT)
     g.attr("node", shape="box", style="rounded,filled", fontname=_FONT, fontsize="11",

@@ -59,10 +59,10 @@ that the children form a tree in pre-order.
 ``i``'s feature takes; ``unseen_as_missing`` routes an unseen category the same way;
 ``surrogates`` is empty or one list per node, each surrogate split an object
 ``{"feature", "kind": "threshold" | "subset", "agreement", "adjusted", "threshold",
-"low_branch", "branch_of_code"}`` (:class:`treebook.core.splits.Surrogate`), tried in order
+"low_branch", "branch_of_code"}`` (``treebook.core.splits.Surrogate``), tried in order
 before ``missing_go``. A document without the key reads as ``null``.
 
-An **encoder** (``{"type": "encoder", ...}``) is :class:`treebook.core.encoding.FeatureEncoder`:
+An **encoder** (``{"type": "encoder", ...}``) is ``treebook.core.encoding.FeatureEncoder``:
 ``names`` (the column names), ``categories`` (per column: the sorted category labels as a
 value, or ``null`` for a numeric column), ``from_pandas`` and ``temporal`` (per column
 ``"datetime64[ns]"``-like text or ``null``).
@@ -554,7 +554,18 @@ def estimator_from_dict(doc: dict):
 
 def to_json(estimator, *, indent: int | None = None) -> str:
     """A fitted treebook estimator as a JSON text (schema version :data:`SCHEMA_VERSION`,
-    described in the module docstring). ``indent`` pretty-prints."""
+    described in the module docstring). ``indent`` pretty-prints.
+
+    Examples
+    --------
+    >>> from treebook import ID3Classifier
+    >>> from treebook.datasets import load_play_tennis
+    >>> X, y = load_play_tennis(return_X_y=True)
+    >>> tree = ID3Classifier().fit(X, y)
+    >>> text = to_json(tree)
+    >>> from_json(text).predict(X.head(3))  # the loaded model predicts as the fitted one
+    array(['No', 'No', 'Yes'], dtype=object)
+    """
     return json.dumps(estimator_to_dict(estimator), indent=indent, allow_nan=False)
 
 

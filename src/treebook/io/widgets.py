@@ -36,13 +36,16 @@ import itertools
 import json
 from typing import Any, Callable, Sequence
 
-import ipywidgets
 import numpy as np
 
 from ..core.base import Interval, validate_params
+from .._optional import require_optional
 from .render import PALETTE, to_graphviz
 
 __all__ = ["FrameSlider", "depth_explorer", "line_chart_svg", "tree_sequence_slider"]
+
+# the sliders are ipywidgets objects: this whole module needs the extra treebook[widgets]
+ipywidgets = require_optional("ipywidgets", "treebook.io.widgets (sliders in Jupyter)")
 
 slider_ids = itertools.count()
 
@@ -66,6 +69,8 @@ class FrameSlider(ipywidgets.VBox):
     description : the slider's name (e.g. ``"depth"`` or ``"α"``).
     initial : index of the frame shown first (default 0).
 
+    Notes
+    -----
     Attributes ``values``, ``labels`` and ``frames`` hold what was computed; ``index`` is
     the frame the live slider shows. :meth:`to_html` returns the static slider.
     """

@@ -23,6 +23,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._optional import require_optional
+
 __all__ = ["mean_ranks", "friedman_test", "nemenyi_critical_difference", "wilcoxon_holm",
            "cd_diagram"]
 
@@ -115,7 +117,7 @@ def wilcoxon_holm(scores, pairs, alpha: float = 0.05) -> pd.DataFrame:
 def cd_diagram(ranks: pd.Series, cd: float, ax=None, title: str | None = None):
     """Demšar's critical-difference diagram: methods on a rank axis (best on the left);
     a thick bar joins groups whose ranks lie within ``cd`` of each other."""
-    import matplotlib.pyplot as plt
+    plt = require_optional("matplotlib.pyplot", "cd_diagram")
 
     r = ranks.sort_values()
     k = len(r)

@@ -12,8 +12,8 @@ where ``R(t)`` is the *risk* of node ``t`` as a leaf, relative to the root's wei
   ``R(T) = Σ_t |D_t|/|D|·Gini(D_t)`` — the loss ``Σ|X_i|/|X|·Gini(X_i) + α|N|``;
 * ``risk="misclassification"`` (Breiman et al., rpart): ``R(t)`` = the weight of the
   cases at ``t`` outside its majority class, over ``|D|`` (classification only);
-* ``risk=<name>``: any criterion of :data:`treebook.core.criteria.CRITERIA`, its
-  :meth:`~treebook.core.criteria.Criterion.node_risk` over ``|D|`` (``"misclassification"``
+* ``risk=<name>``: any criterion of ``treebook.core.criteria.CRITERIA``, its
+  ``node_risk`` over ``|D|`` (``"misclassification"``
   is one of them).
 
 Collapsing the branch ``T_t`` below an internal node ``t`` into a leaf changes the cost by

@@ -79,8 +79,8 @@ SLACK = 0.1
 _SOURCES = ("normal", "table")
 
 
-#: the confidence factor CF: a number in (0, 0.5]; the one check, used by every function
-#: here and by :class:`treebook.c45.C45Classifier`
+#: The check of the confidence factor CF, a number in (0, 0.5], used by every function
+#: here and by :class:`treebook.c45.C45Classifier`.
 CONFIDENCE = Interval(float, 0.0, 0.5, closed="right")
 Z_SOURCE = Options(*_SOURCES)
 

@@ -3,7 +3,7 @@
 The training errors of a tree are an optimistic estimate of its errors on new cases.
 Quinlan's correction treats each leaf as if it made half an error more (a continuity
 correction for a binomial count). For a node ``t`` with ``N(t)`` training cases of which
-``e(t)`` are not of its majority class, and its subtree ``T_t`` with leaves ``L(T_t)``:
+``e(t)`` are not of its majority class, and its subtree ``T_t`` with leaves ``L(T_t)``::
 
     e'(t)   = e(t) + 1/2                                 (t as a leaf)
     e'(T_t) = Σ_{l ∈ L(T_t)} e(l) + |L(T_t)| / 2          (the subtree)
