@@ -120,6 +120,7 @@ __all__ = [
     "naive_best_threshold",
     "surrogate_splits",
     "missing_rule_of_tree",
+    "dict_class_weights",
     "MISSING_RULES",
     "MAX_EXHAUSTIVE_CATEGORIES",
 ]
@@ -897,6 +898,27 @@ class _CARTMixin:
         return cost_complexity_path(est.tree_, risk=risk or self.ccp_risk)
 
 
+def dict_class_weights(class_weight, classes) -> np.ndarray:
+    """The weight of each class in ``classes`` under a ``class_weight`` dict
+    ``{class: weight}`` (scikit-learn's rule: a class the dict does not name keeps weight
+    1); a ``TypeError``/``ValueError`` for anything else, a key that is not a class, or a
+    weight that is not a finite number >= 0. Shared by CART and the forests."""
+    if not isinstance(class_weight, dict):
+        raise TypeError("class_weight must be None, 'balanced' or a dict; got "
+                        f"{type(class_weight).__name__}")
+    known = list(classes.tolist())
+    unknown = [c for c in class_weight if c not in known]
+    if unknown:
+        raise ValueError(f"class_weight names classes not in y: {unknown!r}")
+    out = np.ones(len(known))
+    for c, wt in class_weight.items():
+        if isinstance(wt, bool) or not isinstance(wt, (int, float, np.integer, np.floating)) \
+                or not np.isfinite(wt) or wt < 0:
+            raise ValueError(f"class_weight[{c!r}] must be a finite number >= 0; got {wt!r}")
+        out[known.index(c)] = float(wt)
+    return out
+
+
 class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
     """CART classification tree (Breiman et al. 1984) with scikit-learn's numerics.
 
@@ -990,20 +1012,7 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
                                  f"{self.class_weight!r}")
             counts = np.bincount(y, minlength=K).astype(float)
             return np.where(counts > 0, len(y) / (K * np.where(counts > 0, counts, 1)), 1.0)
-        if not isinstance(self.class_weight, dict):
-            raise TypeError("class_weight must be None, 'balanced' or a dict; got "
-                            f"{type(self.class_weight).__name__}")
-        known = self.classes_.tolist()
-        unknown = [c for c in self.class_weight if c not in known]
-        if unknown:
-            raise ValueError(f"class_weight names classes not in y: {unknown!r}")
-        out = np.ones(K)
-        for c, wt in self.class_weight.items():
-            if isinstance(wt, bool) or not isinstance(wt, (int, float, np.integer, np.floating)) \
-                    or not np.isfinite(wt) or wt < 0:
-                raise ValueError(f"class_weight[{c!r}] must be a finite number >= 0; got {wt!r}")
-            out[known.index(c)] = float(wt)
-        return out
+        return dict_class_weights(self.class_weight, self.classes_)
 
     def _grow(self, X, y, w):
         if self.class_weight is not None:
