@@ -25,7 +25,9 @@ the first best split it meets, so when two splits score the same its choice depe
 the seed. Here the tree is deterministic: scores within a relative ``1e-12`` of each
 other tie (two features that cut the same rows score the same up to rounding), and the
 first feature in column order wins, then within a feature the smallest threshold.
-``random_state`` is accepted so that code written for scikit-learn runs, and is not used.
+``random_state`` is accepted so that code written for scikit-learn runs, and is used
+only by ``max_features`` draws and by ``tie_break="random"``, which breaks ties by a
+random order of the columns drawn once per tree (what the forests use).
 
 **Categorical features** (pandas categorical/object/bool columns) split into two subsets
 of the categories present at the node:
@@ -463,13 +465,13 @@ def cart_split_finder(*, n_classes: int, criterion, categorical, n_categories,
                       min_samples_leaf: int, min_impurity_decrease: float, root_weight: float,
                       max_features: int | None = None, seed: int = 0,
                       min_weight_leaf: float = 0.0, missing: str = "error",
-                      max_surrogates: int = 5):
+                      max_surrogates: int = 5, feature_order=None):
     """CART's split finder for :func:`treebook.grow.grow_tree`.
 
     ``criterion`` is a name in :data:`treebook.criteria.CRITERIA` or a criterion object.
     For every feature, the best binary split by the sorted scan (numeric) or the subset
-    search (categorical); across features the highest score, ties to the first feature.
-    Returns ``None`` when no cut keeps ``min_samples_leaf`` rows on each side, or when the
+    search (categorical); across features the highest score, ties to the first feature
+    (in column order, or in ``feature_order``, a permutation of the columns). Returns ``None`` when no cut keeps ``min_samples_leaf`` rows on each side, or when the
     weighted impurity improvement (scikit-learn's formula, ``Split.score``) plus ``eps``
     is below ``min_impurity_decrease``. With ``max_features = k`` the node considers only
     ``k`` features drawn by :mod:`treebook.feature_draw` from ``seed``.
@@ -485,6 +487,7 @@ def cart_split_finder(*, n_classes: int, criterion, categorical, n_categories,
         raise ValueError(f"missing must be one of {MISSING_RULES}; got {missing!r}")
     categorical = np.asarray(categorical, dtype=bool)
     criterion = get_criterion(criterion, regression=n_classes == 0)
+    order = None if feature_order is None else np.asarray(feature_order, dtype=np.int64)
 
     def find(X, y, w, rows, available):
         if max_features is not None:
@@ -500,7 +503,7 @@ def cart_split_finder(*, n_classes: int, criterion, categorical, n_categories,
         if W[0] < 2 * min_weight_leaf:  # no two children could each hold min_weight_leaf
             return None
         best = None
-        for f in np.flatnonzero(available):
+        for f in (np.flatnonzero(available) if order is None else order[np.asarray(available, dtype=bool)[order]]):
             x = X[rows, f]
             nan = np.isnan(x)
             go = -1
@@ -598,7 +601,8 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
               grower: str = "recursive", metadata: dict | None = None,
               max_features: int | None = None, seed: int = 0,
               min_weight_leaf: float = 0.0, missing: str = "error",
-              max_surrogates: int = 5, max_leaf_nodes: int | None = None) -> Tree:
+              max_surrogates: int = 5, max_leaf_nodes: int | None = None,
+              feature_order=None) -> Tree:
     """Grow a CART tree with the recursive grower (``grower="recursive"``, any features)
     or the level-wise grower (``"levelwise"``; categorical columns through the same subset search
     as the recursive one, :func:`_subset_candidates`; missing values only with
@@ -608,7 +612,9 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
     missing values (:func:`cart_split_finder`; the level-wise grower has ``"learn"`` only). ``max_leaf_nodes`` (an int
     >= 2): grow best-first to at most that many leaves
     (:func:`treebook.bestfirst.grow_best_first`, with the recursive grower's split finder
-    and node statistics)."""
+    and node statistics). ``feature_order`` (a permutation of the columns; None: column
+    order): between features whose best cuts tie, the first in this order wins, in every
+    grower."""
     X = np.asarray(X, dtype=float)
     w = np.asarray(sample_weight, dtype=float)
     criterion = get_criterion(criterion, regression=n_classes == 0)
@@ -621,7 +627,8 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
         raise ValueError("max_leaf_nodes grows best-first, not level by level: use "
                          "grower='recursive' (or 'auto')")
     if grower == "levelwise":
-        params.update(max_features=max_features, seed=seed, min_weight_leaf=min_weight_leaf)
+        params.update(max_features=max_features, seed=seed, min_weight_leaf=min_weight_leaf,
+                      feature_order=feature_order)
         if categorical.any():  # the same subset search, node by node
             params.update(categorical=categorical, n_categories=n_categories,
                           subset_split=_subset_candidates,
@@ -649,7 +656,7 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
                                min_impurity_decrease=min_impurity_decrease,
                                root_weight=root_weight, max_features=max_features, seed=seed,
                                min_weight_leaf=min_weight_leaf, missing=missing,
-                               max_surrogates=max_surrogates)
+                               max_surrogates=max_surrogates, feature_order=feature_order)
 
     def stats(rows, w_rows):
         value, W, _, imp_node = node_summaries(np.zeros(rows.shape[0], np.intp), y[rows],
@@ -712,6 +719,7 @@ CART_CONSTRAINTS = {
     "missing": Options(*MISSING_RULES),
     "max_surrogates": Interval(int, 0, None),
     "max_leaf_nodes": Interval(int, 2, None, allow_none=True),
+    "tie_break": Options("column", "random"),
 }
 
 _MISSING_HINT = ("This estimator was built with missing='error'; use missing='learn' "
@@ -801,16 +809,24 @@ class _CARTMixin:
         metadata = self._metadata(classes)
         metadata.setdefault("extra", {}).update(algorithm="CART",
                                                 criterion=get_criterion(self.criterion).name)
+        random_ties = self.tie_break == "random"
+        if random_ties and grower == "sparse":
+            raise ValueError("tie_break='random' is not supported with sparse X (the sparse "
+                             "scan breaks ties in column order); use tie_break='column'")
+        seed = (draw_seed(self.random_state)
+                if self.max_features is not None or random_ties else 0)
+        extra = {}
+        if random_ties:  # its own stream of the tree's seed: the feature draws stay as they are
+            extra["feature_order"] = np.random.default_rng([seed, 1]).permutation(X.shape[1])
         tree = grow(
             X, y, w, n_classes=n_classes, criterion=self.criterion, categorical=categorical,
             n_categories=[0 if c is None else len(c) for c in self.encoder_.categories],
             max_depth=self.max_depth, **self._min_samples(X.shape[0]),
             max_features=resolve_max_features(self.max_features, X.shape[1]),
-            seed=draw_seed(self.random_state) if self.max_features is not None else 0,
-            min_weight_leaf=self.min_weight_fraction_leaf * float(np.sum(w)),
+            seed=seed, min_weight_leaf=self.min_weight_fraction_leaf * float(np.sum(w)),
             min_impurity_decrease=self.min_impurity_decrease, grower=grower,
             metadata=metadata, missing=self.missing, max_surrogates=self.max_surrogates,
-            max_leaf_nodes=self.max_leaf_nodes)
+            max_leaf_nodes=self.max_leaf_nodes, **extra)
         tree = missing_rule_of_tree(tree, self.missing)
         if self.cp is not None:
             tree = _rpart_cp_prune(tree, self.cp)
@@ -966,6 +982,14 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         most is split next, until the tree has this many leaves
         (:mod:`treebook.bestfirst`); the other stopping rules still apply. None: no
         limit (depth-first growth).
+    tie_break : ``"column"`` (default) or ``"random"`` — which feature wins when the best
+        cuts of several features score the same (within a relative ``1e-12``): the first
+        in column order (deterministic), or the first in a random order of the columns
+        drawn once per tree from ``random_state``. scikit-learn visits the features in a
+        random order at every node; ``"random"`` is its rule with one order per tree, so
+        that a forest of such trees prefers no column (the forests of
+        :mod:`treebook.ensemble` use it). Not for sparse ``X`` (the sparse scan breaks
+        ties in column order).
 
     Attributes after ``fit`` (besides the shared ones: ``tree_``, ``classes_``, …):
     ``full_tree_``, the tree before ``ccp_alpha`` pruning (``tree_`` itself when
@@ -983,7 +1007,7 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
                  min_samples_leaf=1, min_impurity_decrease=0.0, ccp_alpha=0.0,
                  random_state=None, ccp_risk="impurity", grower="auto", cp=None,
                  class_weight=None, max_features=None, min_weight_fraction_leaf=0.0,
-                 missing="learn", max_surrogates=5, max_leaf_nodes=None):
+                 missing="learn", max_surrogates=5, max_leaf_nodes=None, tie_break="column"):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -1000,6 +1024,7 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         self.missing = missing
         self.max_surrogates = max_surrogates
         self.max_leaf_nodes = max_leaf_nodes
+        self.tie_break = tie_break
 
     def _class_weights(self, y) -> np.ndarray:
         """Weight of each class code under ``class_weight``."""
@@ -1023,7 +1048,8 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
 class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
     """CART regression tree: least-squares splits, leaves predict the mean response.
 
-    Parameters are those of :class:`CARTClassifier` with ``criterion="squared_error"``
+    Parameters are those of :class:`CARTClassifier` (``tie_break`` included) with
+    ``criterion="squared_error"``
     (the only choice): a split minimises ``Σ_{left}(y_i - ȳ_1)² + Σ_{right}(y_i - ȳ_2)²``
     (weighted). ``ccp_risk`` must be ``"impurity"`` (the squared error; there is no
     misclassification for numbers).
@@ -1038,7 +1064,7 @@ class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
                  min_samples_leaf=1, min_impurity_decrease=0.0, ccp_alpha=0.0,
                  random_state=None, ccp_risk="impurity", grower="auto", cp=None,
                  max_features=None, min_weight_fraction_leaf=0.0, missing="learn",
-                 max_surrogates=5, max_leaf_nodes=None):
+                 max_surrogates=5, max_leaf_nodes=None, tie_break="column"):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -1054,6 +1080,7 @@ class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
         self.missing = missing
         self.max_surrogates = max_surrogates
         self.max_leaf_nodes = max_leaf_nodes
+        self.tie_break = tie_break
 
     def _validate_params(self):
         super()._validate_params()

@@ -50,13 +50,18 @@ growing 10 trees and then 10 more gives the 20 trees of one fit.
 
 **Where it differs from scikit-learn, on purpose:**
 
-* the trees are :class:`treebook.cart.CARTClassifier` / ``CARTRegressor``: ties between
-  equally good splits go to the first feature in column order (scikit-learn's to a random
-  feature order) and the ``max_features`` draws use the tree's own generator seeded with
-  the same seed (the package's trees are reproducible from the seed alone, not from
-  scikit-learn's C generator), so with ``max_features`` below ``m`` the trees differ from
-  scikit-learn's while the bootstrap rows are the same; the forests are then equal in
-  distribution, which ``tests/test_ensemble.py`` checks by a paired equivalence test;
+* the trees are :class:`treebook.cart.CARTClassifier` / ``CARTRegressor``, and the
+  random choices inside a tree are the package's, from the same seed: the
+  ``max_features`` draws come from the tree's own generator (the trees are reproducible
+  from the seed alone, not from scikit-learn's C generator), and ties between the best
+  cuts of several features go to the first feature in a random order of the columns
+  drawn once per tree (``tie_break="random"``; scikit-learn visits the features in a
+  fresh random order at every node; column order, the single tree's default, would
+  make a whole forest prefer the first columns, which costs it accuracy). So the rows
+  drawn are scikit-learn's, the trees are scikit-learn's where no split ties and every
+  feature is a candidate, and otherwise the forests are equal in distribution, which
+  ``tests/test_ensemble.py`` checks by a paired equivalence test; sparse ``X`` breaks
+  ties in column order (the sparse scan knows no other);
 * the trees take what CART takes: pandas categorical columns (split into subsets),
   missing values (``missing="learn"``), sparse matrices;
 * a pandas categorical ``y`` keeps every declared category as a class, used or not
@@ -85,6 +90,7 @@ from sklearn.exceptions import NotFittedError
 from .base import AnyOf, Interval, Options, RandomState
 from .cart import CART_CONSTRAINTS, CARTClassifier, CARTRegressor, dict_class_weights
 from .encoding import check_sample_weight, encode_labels, encode_targets, label_array
+from .sparse_scan import is_sparse
 
 __all__ = ["RandomForestClassifier", "RandomForestRegressor", "BaggingClassifier",
            "tree_seeds", "draw_rows", "rows_to_draw", "SUBSAMPLE_FRACTION"]
@@ -236,7 +242,9 @@ class _Forest(BaseEstimator):
                           UserWarning, stacklevel=3)
             return 0
         seeds = tree_seeds(self.random_state, n_more, skip=len(self.estimators_))
-        params = self._tree_params()
+        # ties between features by a random order per tree (scikit-learn's: per node), so
+        # the forest prefers no column; the sparse scan has column order only
+        params = {**self._tree_params(), "tie_break": "column" if is_sparse(X) else "random"}
         subsample_balanced = getattr(self, "class_weight", None) == "balanced_subsample"
 
         def grow(seed):
@@ -462,7 +470,8 @@ class RandomForestClassifier(ClassifierMixin, _Forest):
 
     def predict(self, X) -> np.ndarray:
         """The class with the largest mean probability (ties to the first in ``classes_``)."""
-        return self.classes_[np.argmax(self.predict_proba(X), axis=1)]
+        proba = self.predict_proba(X)
+        return self.classes_[np.argmax(proba, axis=1)]
 
     def score(self, X, y, sample_weight=None) -> float:
         """(Weighted) accuracy of :meth:`predict`, comparing labels one by one (so labels

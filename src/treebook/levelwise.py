@@ -720,9 +720,10 @@ def _subset_scan_missing(X, f, rows, level: _Level, data: _Data, allowed_f, best
 def _choose_cuts(lists, reach, level: _Level, data: _Data, allowed=None, *, X=None,
                  columns=None, categorical=None, rows=None, subset_split=None,
                  n_categories=None, compiled=False, scratch=None, missing_rank=None,
-                 learn_split=None):
+                 learn_split=None, feature_order=None):
     """Score and choose for one level: each open node's best feature and cut position
-    (``best_f = -1``: no admissible cut), in column order. ``allowed``: the features each
+    (``best_f = -1``: no admissible cut), features scanned in ``feature_order`` (default
+    column order; a later feature wins only by more than a tie). ``allowed``: the features each
     node may use (``max_features``), or None for all. With categorical features, also
     each node's ``branch_of_code`` (None for a threshold). ``missing_rank``: per list,
     the rank of its missing values (-1: none), or None when no column has any; then
@@ -737,7 +738,8 @@ def _choose_cuts(lists, reach, level: _Level, data: _Data, allowed=None, *, X=No
     m = len(lists) if columns is None else len(columns)
     everyone = np.ones(J, dtype=bool)
     with np.errstate(divide="ignore", invalid="ignore"):
-        for f in range(m):
+        for f in (range(m) if feature_order is None else feature_order):
+            f = int(f)
             allowed_f = everyone if allowed is None else allowed[:, f]
             if allowed is not None and not allowed_f.any():
                 continue
@@ -905,6 +907,7 @@ def grow_levelwise(
     engine: str = "compiled",
     missing: str = "error",
     learn_split=None,
+    feature_order=None,
 ) -> Tree:
     """Grow a CART tree level by level (see the module docstring).
 
@@ -917,6 +920,10 @@ def grow_levelwise(
     no cut leaves ``min_samples_leaf`` rows on both sides, or the best cut's weighted
     improvement ``(|D|/|D_root|)·(I(D) - |D_1|/|D|·I(D_1) - |D_2|/|D|·I(D_2))`` plus
     ``IMPURITY_TOLERANCE`` is below ``min_impurity_decrease``.
+
+    ``feature_order`` (a permutation of the columns, default column order) is the order in
+    which each node's features are scanned: between features whose best cuts tie, the
+    first in that order wins (:func:`treebook.cart.cart_split_finder` uses the same order).
 
     ``categorical`` (a mask over the columns) marks columns of category codes ``0 …
     n_categories[f] - 1``; each open node searches them with ``subset_split`` (CART's
@@ -1040,7 +1047,7 @@ def grow_levelwise(
             categorical=categorical if need_rows else None,
             rows=rows, subset_split=subset_split, n_categories=n_categories,
             compiled=scan_compiled, scratch=scratch, missing_rank=missing_rank,
-            learn_split=learn_split if has_missing else None)
+            learn_split=learn_split if has_missing else None, feature_order=feature_order)
         best_f, best_p, codes = chosen[:3]
         if has_missing:
             best_go = chosen[3]
