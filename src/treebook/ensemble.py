@@ -450,9 +450,12 @@ class RandomForestClassifier(ClassifierMixin, _Forest):
         w = None if sample_weight is None else check_sample_weight(sample_weight, n)
         cw = self._row_class_weights(codes, w)
         w = cw if w is None else (w if cw is None else w * cw)
-        # every tree gets the codes of all rows as a categorical over all classes, so
-        # every tree has every class (a class a draw missed, or an unused category)
-        y_tree = pd.Categorical.from_codes(codes, categories=np.arange(self.n_classes_))
+        # every tree gets the codes of all rows (a row not drawn has weight 0), so every
+        # tree has every class a draw missed; an unused category needs a categorical
+        # over all classes to be a class of the trees too
+        used = np.bincount(codes, minlength=self.n_classes_) > 0
+        y_tree = (codes if used.all() else
+                  pd.Categorical.from_codes(codes, categories=np.arange(self.n_classes_)))
         grown = self._fit_trees(X, y_tree, codes, self.n_classes_, w)
         if self.oob_score and (grown or not hasattr(self, "oob_score_")):
             proba = self._oob_mean(X, self.n_classes_)
