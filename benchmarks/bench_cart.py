@@ -13,7 +13,7 @@ both estimators with default parameters (a fully grown tree). For each ``n``:
   ``/proc/self/clear_refs``) minus that baseline, i.e. the extra memory the full fit
   needed, data and imports excluded (Linux only);
 * the **naive scan** (chapter 4): the per-threshold mask loop of
-  :func:`treebook.cart.naive_best_threshold` against the sorted scan of one feature at the
+  :func:`treebook.teaching.cart_readable.naive_best_threshold` against the sorted scan of one feature at the
   root, at n = 10³ and 10⁴.
 
 Usage::
@@ -126,7 +126,8 @@ def bench_memory(n: int):
 
 
 def bench_naive(sizes=(1_000, 10_000)):
-    from treebook.cart import cart_split_finder, naive_best_threshold
+    from treebook.growers.cart_search import cart_split_finder
+    from treebook.teaching.cart_readable import naive_best_threshold
 
     rows = []
     for n in sizes:

@@ -1,4 +1,4 @@
-"""CART on sparse input: treebook (``treebook.sparse_scan``) against scikit-learn.
+"""CART on sparse input: treebook (``treebook.growers.sparse``) against scikit-learn.
 
 Both libraries fit the same CSC matrix (never densified): ``n`` rows, ``m`` features,
 ``density`` of stored entries, each a small count 1-9 (as word counts in a bag of words

@@ -1,6 +1,6 @@
 """The prediction walk: rows in groups of eight against one row at a time, and scikit-learn.
 
-``Tree.apply`` on a CART tree calls :func:`treebook.kernels.walk_thresholds`, which takes
+``Tree.apply`` on a CART tree calls :func:`treebook.kernels.cart.walk_thresholds`, which takes
 one row at a time to its stop and reads both children of a node before its test is
 decided. Until 1 December 2026 the same kernel walked rows in groups of eight, one step of
 each in turn (``walk_in_groups_of_eight`` below is that kernel, copied), to keep eight
@@ -65,7 +65,7 @@ def walk_in_groups_of_eight(X, feature, threshold, known_bits, right_bits, child
 
 def packed_tables(tree):
     """The tables ``tree.apply_compiled`` passes to ``walk_thresholds`` (threshold trees)."""
-    from treebook.tree import NodeKind
+    from treebook.core.tree import NodeKind
 
     stops = (tree.kind == NodeKind.LEAF) | (tree.weighted_n <= 0)
     feature = np.where(stops, -1, tree.feature).astype(np.int64)
@@ -91,7 +91,7 @@ def main(argv=None) -> None:
     from sklearn.tree import DecisionTreeClassifier
 
     from treebook import CARTClassifier
-    from treebook.kernels import walk_thresholds
+    from treebook.kernels.walk import walk_thresholds
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", nargs="+", type=float, default=[1e5, 1e6])

@@ -27,8 +27,8 @@ import numpy as np
 import pandas as pd
 
 import treebook
-from treebook import impurity as imp
-from treebook import render
+from treebook.core import impurity as imp
+from treebook.io import render
 
 CLASSIFIERS = ["ID3Classifier", "C45Classifier", "CARTClassifier", "CLSClassifier"]
 REGRESSORS = ["CARTRegressor"]
@@ -379,7 +379,7 @@ probe("prune_error_based(confidence=2)", names=("confidence",))(
     lambda: prune_error_based(_tree, subtree_raising=False, confidence=2.0))
 
 # ------------------------------------------------------------------ explorers
-from treebook import widgets  # noqa: E402
+from treebook.io import explorers, widgets  # noqa: E402
 
 probe("depth_explorer(None, ...)", names=("estimator",))(
     lambda: widgets.depth_explorer(None, XNUM, YCLS, XNUM, YCLS))
@@ -389,17 +389,17 @@ probe("depth_explorer: depths=[-1]", names=("depths",))(
     lambda: widgets.depth_explorer(treebook.CARTClassifier(), XNUM, YCLS, XNUM, YCLS,
                                    depths=[-1]))
 probe("confidence_explorer(CART)", names=("estimator", "C4.5"))(
-    lambda: widgets.confidence_explorer(treebook.CARTClassifier(), XNUM, YCLS, XNUM, YCLS))
+    lambda: explorers.confidence_explorer(treebook.CARTClassifier(), XNUM, YCLS, XNUM, YCLS))
 probe("confidence_explorer: confidences=[0.9]", names=("confidence",))(
-    lambda: widgets.confidence_explorer(treebook.C45Classifier(), XNUM, YCLS, XNUM, YCLS,
+    lambda: explorers.confidence_explorer(treebook.C45Classifier(), XNUM, YCLS, XNUM, YCLS,
                                         confidences=[0.9]))
 probe("alpha_explorer(ID3)", names=("estimator", "CART"))(
-    lambda: widgets.alpha_explorer(treebook.ID3Classifier(), XNUM, YCLS, XNUM, YCLS))
+    lambda: explorers.alpha_explorer(treebook.ID3Classifier(), XNUM, YCLS, XNUM, YCLS))
 probe("alpha_explorer: max_frames=1", names=("max_frames",))(
-    lambda: widgets.alpha_explorer(treebook.CARTClassifier(), XNUM, YCLS, XNUM, YCLS,
+    lambda: explorers.alpha_explorer(treebook.CARTClassifier(), XNUM, YCLS, XNUM, YCLS,
                                    max_frames=1))
 probe("alpha_explorer: X_test with other columns", names=("X", "feature"))(
-    lambda: widgets.alpha_explorer(treebook.CARTClassifier(), XNUM, YCLS, XNUM[:, :2], YCLS))
+    lambda: explorers.alpha_explorer(treebook.CARTClassifier(), XNUM, YCLS, XNUM[:, :2], YCLS))
 
 # ------------------------------------------------------------------ not fitted
 for _e in ESTIMATORS:

@@ -11,7 +11,7 @@ import itertools
 
 import numpy as np
 
-from treebook.tree import NodeKind
+from treebook.core.tree import NodeKind
 
 FEATURE_THRESHOLD = 1e-7
 

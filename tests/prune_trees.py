@@ -12,7 +12,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from treebook import CARTClassifier
-from treebook.tree import NodeKind, Tree, TreeBuilder
+from treebook.core.tree import NodeKind, Tree, TreeBuilder
 
 
 def build(spec, n_features: int = 3) -> Tree:

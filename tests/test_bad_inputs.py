@@ -28,8 +28,8 @@ from hypothesis import strategies as st
 from sklearn.exceptions import NotFittedError
 
 import treebook
-from treebook import impurity as imp
-from treebook import render, widgets
+from treebook.core import impurity as imp
+from treebook.io import explorers, render, widgets
 from treebook.prune.cost_complexity import cost_complexity_path, prune_ccp
 from treebook.prune.error_based import prune_error_based
 from treebook.prune.pessimistic import prune_pessimistic
@@ -322,8 +322,8 @@ def test_pruning_and_render_arguments(call, word):
         call()
 
 
-@pytest.mark.parametrize("explorer", [widgets.depth_explorer, widgets.confidence_explorer,
-                                      widgets.alpha_explorer])
+@pytest.mark.parametrize("explorer", [widgets.depth_explorer, explorers.confidence_explorer,
+                                      explorers.alpha_explorer])
 @pytest.mark.parametrize("case, estimator", [("None", None),
                                              ("a class", treebook.CARTClassifier),
                                              ("a string", "CART")])
@@ -334,8 +334,8 @@ def test_explorers_refuse_non_estimators(explorer, case, estimator):
 
 @pytest.mark.parametrize("explorer, est", [
     (widgets.depth_explorer, treebook.ID3Classifier()),
-    (widgets.confidence_explorer, treebook.C45Classifier()),
-    (widgets.alpha_explorer, treebook.CARTClassifier())])
+    (explorers.confidence_explorer, treebook.C45Classifier()),
+    (explorers.alpha_explorer, treebook.CARTClassifier())])
 def test_explorers_refuse_bad_data(explorer, est):
     with pytest.raises(ValueError, match="y"):
         explorer(est, X, Y_CLS, X, Y_CLS[:-1])

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from treebook.bias_variance import bias_variance_01
+from treebook.teaching.bias_variance import bias_variance_01
 
 
 def test_two_classes_by_hand():

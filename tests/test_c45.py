@@ -23,18 +23,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from treebook import C45Classifier, entropy, information_gain, split_information
-from treebook.c45 import (
-    c45_gain,
-    c45_gain_ratio,
-    c45_split_information,
-    candidate_table,
-    categorical_candidate,
-    collapse,
-    min_split_weight,
-    numeric_candidate,
-)
+from treebook.growers.c45_search import c45_gain, c45_gain_ratio, c45_split_information, categorical_candidate, min_split_weight, numeric_candidate
+from treebook.c45 import candidate_table, collapse
 from treebook.datasets import load_golf
-from treebook.tree import NodeKind
+from treebook.core.tree import NodeKind
 
 
 def H(*counts):
@@ -356,7 +348,7 @@ def test_gain_ratio_cannot_split_xor():
 
 
 def test_collapse_removes_subtrees_that_do_not_lower_training_error():
-    from treebook.tree import TreeBuilder
+    from treebook.core.tree import TreeBuilder
 
     b = TreeBuilder()
     r = b.add_node(-1, [6, 4], 10, 10, 0.0)
@@ -423,7 +415,7 @@ def test_rule_weights_multiply_over_repeated_tests():
 
     X, y = load_iris(return_X_y=True)
     tree = C45Classifier().fit(X, y).tree_
-    from treebook.render import to_rules
+    from treebook.io.render import to_rules
 
     rule = to_rules(tree, show_missing=True)[2]       # x3 > 0.6, x3 <= 1.5, x2 > 4.9
     by_op = {(c.feature, c.op): c.unknown for c in rule.conditions}
@@ -476,7 +468,7 @@ def test_params_round_trip():
 
 
 def test_confidence_explorer_frames_equal_fresh_fits(golf_unknown):
-    from treebook.widgets import confidence_explorer
+    from treebook.io.explorers import confidence_explorer
 
     X, y = golf_unknown
     X2 = pd.concat([X] * 3, ignore_index=True)          # big enough for pruning to act

@@ -1,7 +1,7 @@
 """C4.5's fast grower (presorted lists, compiled scans) grows the readable grower's tree.
 
-The readable grower (``grower="readable"``: :func:`treebook.grow.grow_tree` with
-:func:`treebook.c45.c45_split_finder`) is the definition. Every case here fits both and
+The readable grower (``grower="readable"``: :func:`treebook.growers.recursive.grow_tree` with
+:func:`treebook.growers.c45_search.c45_split_finder`) is the definition. Every case here fits both and
 compares every array of the unpruned and the pruned tree exactly (``np.array_equal``:
 thresholds, class counts, weights, impurities, children, category maps), on numeric,
 categorical and mixed data, with ties, unknown values (fractional cases), weights, and
@@ -18,7 +18,7 @@ import pandas as pd
 import pytest
 
 from treebook import C45Classifier
-from treebook.c45_kernels import numpy_sum
+from treebook.kernels.c45 import numpy_sum
 from treebook.datasets import load_golf
 
 
@@ -157,8 +157,8 @@ def test_numpy_sum_adds_as_numpy_does(k):
 def test_partition_gives_each_child_its_stable_sort(seed):
     """A child's list of an attribute is what a stable sort of the child's cases (its
     branch's cases, then the fanned ones, as grow_tree builds it) gives."""
-    from treebook.c45_fast import _sorted_lists
-    from treebook.c45_kernels import FAN_CODE, partition_sorted_lists
+    from treebook.growers.c45 import _sorted_lists
+    from treebook.kernels.c45 import FAN_CODE, partition_sorted_lists
 
     rng = np.random.default_rng(seed)
     n, nb = 300, 3

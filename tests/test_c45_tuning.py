@@ -1,4 +1,4 @@
-"""Cross-validated choice of C4.5's confidence factor (treebook.c45_tuning)."""
+"""Cross-validated choice of C4.5's confidence factor (treebook.teaching.c45_tuning)."""
 
 import numpy as np
 import pytest
@@ -6,7 +6,7 @@ from sklearn.datasets import load_iris
 from sklearn.model_selection import RepeatedStratifiedKFold
 
 from treebook import C45Classifier
-from treebook.c45_tuning import cross_validate_confidence
+from treebook.teaching.c45_tuning import cross_validate_confidence
 
 
 @pytest.fixture(scope="module")

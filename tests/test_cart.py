@@ -27,10 +27,10 @@ from cart_reference import (brute_force_subset_costs, brute_force_threshold_cost
                             node_rows, split_cost, walk_against_sklearn)
 from tree_invariants import assert_tree_invariants
 from treebook import CARTClassifier, CARTRegressor
-from treebook.cart import naive_best_threshold
+from treebook.teaching.cart_readable import naive_best_threshold
 from treebook.datasets import load_loan
-from treebook.impurity import gini_index
-from treebook.tree import NodeKind
+from treebook.core.impurity import gini_index
+from treebook.core.tree import NodeKind
 
 PROPS = settings(max_examples=40, deadline=None)
 

@@ -1,4 +1,4 @@
-"""The one-page CART of chapter 4 (treebook.cart_readable) against the package's CART.
+"""The one-page CART of chapter 4 (treebook.teaching.cart_readable) against the package's CART.
 
 The readable recursion and the production growers share the sorted scan's tables
 (``threshold_tables``) but nothing else: the readable one scores cuts by
@@ -15,8 +15,8 @@ import pytest
 from sklearn.datasets import load_breast_cancer, make_classification, make_regression
 
 from treebook import CARTClassifier, CARTRegressor
-from treebook.cart import naive_best_threshold
-from treebook.cart_readable import best_cut, grow_binary, predict_binary
+from treebook.teaching.cart_readable import naive_best_threshold
+from treebook.teaching.cart_readable import best_cut, grow_binary, predict_binary
 
 
 def preorder(node):

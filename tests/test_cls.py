@@ -17,10 +17,10 @@ import pandas as pd
 import pytest
 
 from treebook import CLSClassifier, ID3Classifier
-from treebook import impurity as imp
+from treebook.core import impurity as imp
 from treebook.cls import CriterionTreeClassifier, cls_split_finder
 from treebook.datasets import load_golf, load_hmda, load_loan, load_play_tennis
-from treebook.tree import NodeKind
+from treebook.core.tree import NodeKind
 
 
 def same_structure(a, b) -> bool:
@@ -119,7 +119,7 @@ def test_criterion_must_be_callable_or_registered():
 
 
 def test_registered_criterion_scores_tables_by_its_gain():
-    from treebook.impurity import gini_gain
+    from treebook.core.impurity import gini_gain
 
     X, y = load_loan(return_X_y=True)
     by_name = CriterionTreeClassifier("gini").fit(X, y).tree_

@@ -1,4 +1,4 @@
-"""Tests of the chapter-5 measures in treebook.impurity: the conditional likelihood score,
+"""Tests of the chapter-5 measures in treebook.core.impurity: the conditional likelihood score,
 the positive-class score and the G-test.
 
 References are computed independently of the code under test: plain-Python sums over
@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from treebook.datasets import load_loan, load_play_tennis
-from treebook.impurity import (
+from treebook.core.impurity import (
     conditional_entropy,
     conditional_log_likelihood,
     contingency_table,

@@ -21,7 +21,7 @@ from treebook import CARTClassifier, CARTRegressor, ID3Classifier
 from treebook.datasets import load_loan
 from treebook.prune.cost_complexity import (cost_complexity_path, node_risk, prune_ccp,
                                             select_alpha_cv)
-from treebook.tree import NodeKind
+from treebook.core.tree import NodeKind
 
 PROPS = settings(max_examples=40, deadline=None)
 
@@ -240,7 +240,7 @@ def test_bad_input():
 def test_alpha_explorer_frames_follow_the_path():
     import re
 
-    from treebook.widgets import alpha_explorer
+    from treebook.io.explorers import alpha_explorer
 
     X, y = load_breast_cancer(return_X_y=True)
     Xtr, Xte, ytr, yte = X[::2], X[1::2], y[::2], y[1::2]

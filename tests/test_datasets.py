@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from treebook.datasets import DATASETS, load_golf, load_loan, load_play_tennis
-from treebook.impurity import contingency_table, gain_ratio, information_gain, split_information
+from treebook.core.impurity import contingency_table, gain_ratio, information_gain, split_information
 
 EXPECTED = {
     # name: (rows, feature columns, target column, class counts)

@@ -1,4 +1,4 @@
-"""Input checking and encoding shared by every learner (treebook.encoding)."""
+"""Input checking and encoding shared by every learner (treebook.core.encoding)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 from sklearn.exceptions import DataConversionWarning
 
-from treebook.encoding import (FeatureEncoder, check_sample_weight, encode_labels,
-                               encode_targets, label_array)
+from treebook.core.encoding import FeatureEncoder
+from treebook.core.targets import check_sample_weight, encode_labels, encode_targets, label_array
 
 
 def frame():
@@ -173,7 +173,7 @@ def test_sample_weight_checks():
 
 def test_float_matrix_is_used_without_a_copy_and_still_checked():
     """A numeric float matrix is its own encoding: no copy, but the same checks."""
-    from treebook.encoding import FeatureEncoder
+    from treebook.core.encoding import FeatureEncoder
 
     X = np.arange(12, dtype=float).reshape(4, 3)
     enc, Xe = FeatureEncoder.fit(X)

@@ -27,7 +27,7 @@ from treebook.prune.error_based import (
     prune_error_based,
     upper_error_rate,
 )
-from treebook.tree import NodeKind, TreeBuilder
+from treebook.core.tree import NodeKind, TreeBuilder
 
 
 # ----------------------------------------------------------------------------- z

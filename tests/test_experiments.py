@@ -1,4 +1,4 @@
-"""treebook.experiments: folds, standard errors, encodings, truncation = refitting, tuning."""
+"""treebook.teaching.experiments: folds, standard errors, encodings, truncation = refitting, tuning."""
 
 import numpy as np
 import pandas as pd
@@ -6,7 +6,7 @@ import pytest
 
 from treebook import C45Classifier, CARTClassifier
 from treebook.datasets import load_adult
-from treebook.experiments import (ENCODINGS, alpha_tuner, best_f1_threshold, cross_validate,
+from treebook.teaching.experiments import (ENCODINGS, alpha_tuner, best_f1_threshold, cross_validate,
                                   depth_scores, encode, fill_missing, grid_tuner, mean_se,
                                   naive_target_encoding, nested_cv, out_of_fold_proba,
                                   read_results, repeated_folds, summarise, write_results)
@@ -189,7 +189,7 @@ def test_alpha_tuner_errors_match_pruning_each_fold_tree_at_each_alpha(adult):
 
 
 def test_threshold_scores_by_hand():
-    from treebook.experiments import threshold_scores
+    from treebook.teaching.experiments import threshold_scores
 
     # score >= 0.5: predictions 1, 1, 0, 0 against 1, 0, 1, 0: TP = FP = FN = TN = 1
     s = threshold_scores([1, 0, 1, 0], [0.9, 0.6, 0.2, 0.1], 0.5)

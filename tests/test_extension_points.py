@@ -14,13 +14,13 @@ import pytest
 from sklearn.datasets import load_breast_cancer, load_iris
 
 from treebook import C45Classifier, CARTClassifier
-from treebook import impurity as imp
-from treebook.criteria import (CRITERIA, ClassificationCriterion, criterion_names,
+from treebook.core import impurity as imp
+from treebook.core.criteria import (CRITERIA, ClassificationCriterion, criterion_names,
                                register_criterion)
 from treebook.datasets import load_golf
-from treebook.grow import grow_tree
-from treebook.splits import FAN, ROUTING_POLICIES, UNSEEN, register_routing
-from treebook.tree import NodeKind
+from treebook.growers.recursive import grow_tree
+from treebook.core.splits import FAN, ROUTING_POLICIES, UNSEEN, register_routing
+from treebook.core.tree import NodeKind
 
 FIELDS = ("kind", "feature", "threshold", "children_ptr", "children", "code_ptr",
           "branch_of_code", "parent", "depth", "value", "weighted_n", "n_samples")
@@ -152,7 +152,7 @@ def test_registered_routing_with_grow_tree_directly(majority):
     # one numeric feature with an unknown value; the left side is heavier
     X = np.array([[1.0], [2.0], [3.0], [10.0], [np.nan]])
     y = np.array([0, 0, 0, 1, 1])
-    from treebook.splits import Split
+    from treebook.core.splits import Split
 
     def find(X, y, w, rows, available):
         return Split(feature=0, kind=NodeKind.THRESHOLD, score=1.0, threshold=5.0)
@@ -183,7 +183,7 @@ def test_every_registered_classification_criterion_grows_equal_trees_with_both_g
 
 
 def test_criterion_objects_stand_for_their_names():
-    from treebook.criteria import GINI
+    from treebook.core.criteria import GINI
 
     X, y = load_iris(return_X_y=True)
     by_object = CARTClassifier(criterion=GINI).fit(X, y).tree_
@@ -194,7 +194,7 @@ def test_criterion_objects_stand_for_their_names():
 
 
 def test_validate_params_checks_public_functions_by_argument_name():
-    from treebook.base import Interval, Options, validate_params
+    from treebook.core.base import Interval, Options, validate_params
 
     @validate_params({"alpha": Interval(float, 0.0, None), "mode": Options("a", "b")})
     def f(x, alpha=0.0, *, mode="a"):

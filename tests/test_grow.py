@@ -8,11 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tree_invariants import assert_tree_invariants
-from treebook import impurity as imp
-from treebook.grow import grow_tree, node_counts
+from treebook.core import impurity as imp
+from treebook.growers.recursive import grow_tree, node_counts
 from treebook.id3 import id3_split_finder
-from treebook.splits import Split
-from treebook.tree import NodeKind
+from treebook.core.splits import Split
+from treebook.core.tree import NodeKind
 
 
 def random_table(seed, n=60, m=4, levels=3, classes=3):

@@ -6,8 +6,9 @@ import pytest
 from sklearn.datasets import load_breast_cancer, load_diabetes, load_iris, load_wine
 
 from treebook import CARTClassifier, CARTRegressor
-from treebook.hist import (BinMapper, HistCARTClassifier, HistCARTRegressor, bin_edges,
-                           merge_summaries, tree_sum, value_summary)
+from treebook.growers.binning import BinMapper, bin_edges, merge_summaries, value_summary
+from treebook.hist import HistCARTClassifier, HistCARTRegressor
+from treebook.growers.hist import tree_sum
 
 
 def assert_same_tree(a, b, values_exact=True):
@@ -180,7 +181,7 @@ def test_categorical_and_missing_equal_exact_cart(missing, params):
 
 
 def test_categorical_splits_are_subsets_and_missing_learns_its_side():
-    from treebook.tree import NodeKind
+    from treebook.core.tree import NodeKind
 
     frame, y2, *_ = _mixed_frame(600, 11, 0.12)
     h = HistCARTClassifier(max_bins=16).fit(frame, y2)

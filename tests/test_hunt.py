@@ -8,7 +8,7 @@ import pytest
 
 from treebook import CLSClassifier
 from treebook.datasets import load_loan, load_play_tennis
-from treebook.hunt import Node, best_attribute, classify, concept_learning_system, tree_text
+from treebook.teaching.hunt import Node, best_attribute, classify, concept_learning_system, tree_text
 
 
 def leaves(tree):

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from tree_invariants import assert_predictions_follow_leaves, assert_tree_invariants
 from treebook import ID3Classifier
 from treebook.datasets import load_loan, load_play_tennis
-from treebook.tree import NodeKind, Tree
+from treebook.core.tree import NodeKind, Tree
 
 
 # ----------------------------------------------------------------------------- reference

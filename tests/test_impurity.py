@@ -1,4 +1,4 @@
-"""Tests of treebook.impurity: hand computation, published numbers, bad input, properties.
+"""Tests of treebook.core.impurity: hand computation, published numbers, bad input, properties.
 
 The reference values come from three independent places: exact arithmetic done here with
 ``fractions`` and ``math.log2`` (a different code path from the numpy one under test),
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from treebook.impurity import (
+from treebook.core.impurity import (
     class_counts,
     conditional_entropy,
     contingency_table,

@@ -5,9 +5,9 @@ import numpy as np
 import pandas as pd
 
 from treebook import C45Classifier
-from treebook.c45 import numeric_candidate
+from treebook.growers.c45_search import numeric_candidate
 from treebook.prune.error_based import largest_branch, prune_error_based
-from treebook.tree import NodeKind, TreeBuilder
+from treebook.core.tree import NodeKind, TreeBuilder
 
 
 def test_values_exactly_1e5_apart_are_not_a_cut():

@@ -1,8 +1,8 @@
 """The compiled kernels build the numpy reference's trees, bit for bit, on every shape.
 
-:mod:`treebook.kernels` re-writes three inner loops of the level-wise grower (the scan of
+:mod:`treebook.kernels.cart` re-writes three inner loops of the level-wise grower (the scan of
 one attribute list, its partition, the prediction walk) as compiled loops; the numpy
-versions (``engine="numpy"``, :func:`treebook.tree.apply_binary`) stay the definition.
+versions (``engine="numpy"``, :func:`treebook.core.tree.apply_binary`) stay the definition.
 Both add the same numbers in the same order, so every array of the tree must be equal:
 two and K classes, regression, fractional weights, ``max_features``, ``min_samples_leaf``,
 ``min_weight_fraction_leaf``, and categorical columns (where the level-wise grower must
@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 
 from tree_invariants import assert_tree_invariants
 from treebook import CARTClassifier, CARTRegressor
-from treebook.cart import (MAX_EXHAUSTIVE_CATEGORIES, _learn_candidates, _subset_candidates,
-                           grow_cart)
-from treebook.levelwise import grow_levelwise
-from treebook.tree import apply_binary
+from treebook.growers.subsets import MAX_EXHAUSTIVE_CATEGORIES, subset_candidates
+from treebook.growers.cart_search import learn_candidates, grow_cart
+from treebook.growers.levelwise import grow_levelwise
+from treebook.core.tree import apply_binary
 
 FIELDS = ("kind", "feature", "threshold", "children_ptr", "children", "code_ptr",
           "branch_of_code", "parent", "depth", "value", "weighted_n", "n_samples", "impurity")
@@ -126,7 +126,7 @@ def test_levelwise_with_categorical_columns_equals_recursive(seed, k, weights, m
         assert np.allclose(rec.value, lev.value, rtol=1e-9, atol=1e-9)
     else:
         assert_identical(rec, lev)
-    numpy = grow_levelwise(X, y, w, subset_split=_subset_candidates, engine="numpy",
+    numpy = grow_levelwise(X, y, w, subset_split=subset_candidates, engine="numpy",
                            **params)
     assert_identical(numpy, lev)
 
@@ -267,8 +267,8 @@ def test_levelwise_with_missing_values_equals_recursive(seed, k, weights, msl, m
     else:
         assert_identical_with_missing(rec, lev)
     del params["missing"]
-    numpy = grow_levelwise(X, y, w, subset_split=_subset_candidates, engine="numpy",
-                           missing="learn", learn_split=_learn_candidates,
+    numpy = grow_levelwise(X, y, w, subset_split=subset_candidates, engine="numpy",
+                           missing="learn", learn_split=learn_candidates,
                            max_exhaustive_categories=MAX_EXHAUSTIVE_CATEGORIES, **params)
     assert_identical_with_missing(numpy, lev)
 

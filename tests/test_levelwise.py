@@ -18,8 +18,8 @@ from sklearn.datasets import load_diabetes, load_iris, make_classification
 
 from tree_invariants import assert_tree_invariants
 from treebook import CARTClassifier, CARTRegressor
-from treebook.cart import grow_cart
-from treebook.levelwise import apply_binary, grow_levelwise
+from treebook.growers.cart_search import grow_cart
+from treebook.growers.levelwise import apply_binary, grow_levelwise
 
 FIELDS = ("kind", "feature", "threshold", "children_ptr", "children", "code_ptr",
           "branch_of_code", "parent", "depth", "value", "weighted_n", "n_samples", "impurity")

@@ -5,7 +5,7 @@ import pytest
 from sklearn.datasets import make_classification, make_regression
 
 from treebook import CARTClassifier, CARTRegressor
-from treebook.feature_draw import features_to_consider, resolve_max_features
+from treebook.core.feature_draw import features_to_consider, resolve_max_features
 
 from tree_invariants import assert_tree_invariants
 

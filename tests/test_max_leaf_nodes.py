@@ -18,8 +18,8 @@ from sklearn.datasets import make_classification, make_regression
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from treebook import CARTClassifier, CARTRegressor
-from treebook.bestfirst import Frontier
-from treebook.tree import NodeKind
+from treebook.growers.bestfirst import Frontier
+from treebook.core.tree import NodeKind
 
 
 def _classes(n, classes, seed, features=6):

@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 
 from treebook import C45Classifier, CARTClassifier, CARTRegressor
-from treebook.base import clone
-from treebook.splits import NodeKind
+from treebook.core.base import clone
+from treebook.core.splits import NodeKind
 
 # Eight rows with a known primary feature ``a`` (a <= 4.5 separates the classes), a
 # numeric surrogate ``b`` and a categorical one ``c``; rows 9-11 miss ``a``.

@@ -120,7 +120,7 @@ def test_nan_only_at_prediction_goes_to_the_larger_child():
 
 
 # ------------------------------------------------------------------ the two growers
-# grower="auto" grows NaN data level by level (treebook.levelwise, compiled kernels);
+# grower="auto" grows NaN data level by level (treebook.growers.levelwise, compiled kernels);
 # the readable recursive grower must build the same tree, and both scikit-learn's.
 TREE_FIELDS = ("kind", "feature", "threshold", "children", "n_samples", "weighted_n",
                "value", "impurity", "missing_go")

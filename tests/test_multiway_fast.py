@@ -1,7 +1,7 @@
-"""The level-wise multiway grower (treebook.multiway) builds the recursive grower's tree.
+"""The level-wise multiway grower (treebook.growers.multiway) builds the recursive grower's tree.
 
 ID3, CLS and the criterion trees grow with ``grower="levelwise"`` by default; the readable
-:func:`treebook.grow.grow_tree` (``grower="recursive"``) is the definition. Every tree
+:func:`treebook.growers.recursive.grow_tree` (``grower="recursive"``) is the definition. Every tree
 array must be equal, bit for bit, on categorical and numeric data, fractional weights,
 the stopping options, ties and the chapters' worked examples; the kernels are checked
 against numpy written independently of them.
@@ -10,11 +10,11 @@ against numpy written independently of them.
 import numpy as np
 import pytest
 
-from treebook import impurity as imp
+from treebook.core import impurity as imp
 from treebook.cls import CLSClassifier, CriterionTreeClassifier
 from treebook.datasets import load_golf, load_loan, load_play_tennis
 from treebook.id3 import ID3Classifier
-from treebook.multiway import contingency_tables, group_rows, prefix_counts
+from treebook.growers.multiway import contingency_tables, group_rows, prefix_counts
 
 FIELDS = ("kind", "feature", "threshold", "children_ptr", "children", "code_ptr",
           "branch_of_code", "parent", "depth", "value", "weighted_n", "n_samples",

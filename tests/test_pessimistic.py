@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from treebook import C45Classifier
 from treebook.prune.pessimistic import pep_statistics, prune_pessimistic
-from treebook.tree import NodeKind, TreeBuilder
+from treebook.core.tree import NodeKind, TreeBuilder
 
 
 def _stump(root, leaves):

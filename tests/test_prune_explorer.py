@@ -7,7 +7,8 @@ import pytest
 from sklearn.datasets import load_iris
 
 from treebook import C45Classifier, CARTClassifier
-from treebook.widgets import FrameSlider, pruning_explorer
+from treebook.io.widgets import FrameSlider
+from treebook.io.explorers import pruning_explorer
 
 
 @pytest.fixture(scope="module")

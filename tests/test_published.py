@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from treebook.published import (PublishedValueMismatch, compare_published, half_unit)
+from treebook.teaching.published import (PublishedValueMismatch, compare_published, half_unit)
 
 
 def test_half_unit_of_the_printed_precision():

@@ -1,6 +1,6 @@
-"""The textbook recursion (treebook.recursive.id3) grows the package's ID3 tree.
+"""The textbook recursion (treebook.teaching.recursive.id3) grows the package's ID3 tree.
 
-Chapter 2 shows :func:`treebook.recursive.id3` as the algorithm and then lets
+Chapter 2 shows :func:`treebook.teaching.recursive.id3` as the algorithm and then lets
 :class:`treebook.ID3Classifier` (flat arrays, an explicit stack) grow "the same tree".
 These tests make that sentence true node by node: same test, same class counts, same
 branches in the same order, and the same predictions, on the book's tables and on random
@@ -13,8 +13,8 @@ import pytest
 
 from treebook import ID3Classifier
 from treebook.datasets import load_loan, load_monica, load_play_tennis
-from treebook.recursive import Node, id3, predict, predict_one
-from treebook.tree import NodeKind
+from treebook.teaching.recursive import Node, id3, predict, predict_one
+from treebook.core.tree import NodeKind
 
 
 def assert_same_tree(node: Node, model: ID3Classifier, i: int = 0, path="root"):

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from treebook import ID3Classifier
 from treebook.datasets import load_play_tennis
-from treebook.render import (PALETTE, Condition, Rule, RuleSet, TreeGraph, _tint,
+from treebook.io.render import (PALETTE, Condition, Rule, RuleSet, TreeGraph, _tint,
                              branch_conditions, export_text, inline_svg, path_conditions,
                              to_graphviz, to_rules)
-from treebook.tree import NodeKind, TreeBuilder
+from treebook.core.tree import NodeKind, TreeBuilder
 
 #   0: temperature <= 75.5                       [6, 6]
 #   ├─ 1: outlook (multiway; overcast unseen)    [4, 1]

@@ -5,7 +5,7 @@ import pytest
 import scipy.sparse as sp
 
 from treebook import C45Classifier, CARTClassifier, CARTRegressor
-from treebook.sparse_scan import check_sparse_X, sparse_apply
+from treebook.growers.sparse import check_sparse_X, sparse_apply
 
 ARRAYS = ("kind", "feature", "threshold", "children_ptr", "children", "parent", "depth",
           "value", "weighted_n", "n_samples", "impurity")
@@ -173,7 +173,7 @@ def test_max_features_draws_differ_between_seeds_and_are_used():
 
 
 def test_every_output_of_a_sparse_fit_equals_the_dense_one():
-    from treebook.serialize import from_json, to_json, tree_to_dict
+    from treebook.io.serialize import from_json, to_json, tree_to_dict
 
     X, D, y2, y3, yr, w = _data(300, 12, 0.15, 1)
     for learner, y, extra, grower in _cases(y2, y3, yr):

@@ -43,7 +43,7 @@ def test_every_learner_predicts_concurrently_also_sparse_and_loaded_models():
     import scipy.sparse as sparse
 
     from treebook import CARTRegressor, CLSClassifier
-    from treebook.serialize import from_json
+    from treebook.io.serialize import from_json
 
     XS = sparse.csr_matrix(np.where(np.abs(X) > 1, np.round(X, 1), 0.0))
     models = [(CLSClassifier(max_depth=6).fit(X, y), X, "predict_proba"),

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tree_invariants import assert_tree_invariants
-from treebook.tree import NodeKind, Tree, TreeBuilder
+from treebook.core.tree import NodeKind, Tree, TreeBuilder
 
 # feature 0 numeric, feature 1 with 3 categories, feature 2 with 4 categories
 #

@@ -16,7 +16,7 @@ from bs4 import BeautifulSoup
 
 from treebook import ID3Classifier
 from treebook.datasets import load_loan, load_play_tennis
-from treebook.widgets import FrameSlider, depth_explorer, line_chart_svg
+from treebook.io.widgets import FrameSlider, depth_explorer, line_chart_svg
 
 
 def parse(html: str):
@@ -27,7 +27,7 @@ def parse(html: str):
 
 
 def check_contract(html: str, labels: list[str], shown: int) -> None:
-    """The static slider contract of COMMON.md / treebook.widgets."""
+    """The static slider contract of COMMON.md / treebook.io.widgets."""
     root = parse(html)
     n = len(labels)
     assert root["data-frame-count"] == str(n)

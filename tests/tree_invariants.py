@@ -1,4 +1,4 @@
-"""Structural invariants every fitted :class:`treebook.tree.Tree` must satisfy.
+"""Structural invariants every fitted :class:`treebook.core.tree.Tree` must satisfy.
 
 Shared by the tests of every learner::
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from treebook.tree import NodeKind, Tree
+from treebook.core.tree import NodeKind, Tree
 
 
 def assert_tree_invariants(tree: Tree, *, exact_samples: bool = True, atol: float = 1e-9) -> None:

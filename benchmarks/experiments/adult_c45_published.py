@@ -25,7 +25,7 @@ from adult_common import RESULTS, command  # noqa: E402
 
 from treebook import C45Classifier  # noqa: E402
 from treebook.datasets import load_adult  # noqa: E402
-from treebook.experiments import write_results  # noqa: E402
+from treebook.teaching.experiments import write_results  # noqa: E402
 
 
 def main():

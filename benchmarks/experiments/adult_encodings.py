@@ -33,8 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from adult_common import RESULTS, adult, command, parser  # noqa: E402
 
 from treebook import C45Classifier, CARTClassifier  # noqa: E402
-from treebook.base import clone  # noqa: E402
-from treebook.experiments import (cross_validate, encode, naive_target_encoding,  # noqa: E402
+from treebook.core.base import clone  # noqa: E402
+from treebook.teaching.experiments import (cross_validate, encode, naive_target_encoding,  # noqa: E402
                                   repeated_folds, scores, write_results)
 
 CART = CARTClassifier(min_samples_leaf=10)

@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from adult_common import RESULTS, adult, command, parser  # noqa: E402
 
 from treebook import CARTClassifier  # noqa: E402
-from treebook.base import clone  # noqa: E402
-from treebook.experiments import (best_f1_threshold, fill_missing,  # noqa: E402
+from treebook.core.base import clone  # noqa: E402
+from treebook.teaching.experiments import (best_f1_threshold, fill_missing,  # noqa: E402
                                   out_of_fold_proba, repeated_folds, threshold_scores,
                                   write_results)
 

@@ -5,12 +5,12 @@ training split (``fnlwgt``, ``education-num`` dropped; ``?`` the category "missi
 Inside each outer training set only:
 
 * **grid**: ``--inner``-fold CV over ``max_depth`` 2–16 × ``min_samples_leaf``
-  {1, 5, 10, 20, 50, 100} (:func:`treebook.experiments.grid_scores`: one fit at
+  {1, 5, 10, 20, 50, 100} (:func:`treebook.teaching.experiments.grid_scores`: one fit at
   depth 16 per fold and leaf size, cut with ``Tree.truncate``); two choices are read off
   the same table: the best cell of the **tutorial's range** (depth 3–10, leaf 5–20) and
   the best cell of the **wide** grid;
 * **alpha**: ``ccp_alpha`` of a fully grown tree (``min_samples_leaf=1``) by
-  ``--inner``-fold CV (:func:`treebook.experiments.alpha_tuner`), read off one CV table
+  ``--inner``-fold CV (:func:`treebook.teaching.experiments.alpha_tuner`), read off one CV table
   by the minimum and by the 1-SE rule.
 
 Each choice is refitted on the outer training set and scored on the outer test fold.
@@ -40,8 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from adult_common import RESULTS, adult, command, parser  # noqa: E402
 
 from treebook import CARTClassifier  # noqa: E402
-from treebook.base import clone  # noqa: E402
-from treebook.experiments import (alpha_tuner, fill_missing, grid_scores,  # noqa: E402
+from treebook.core.base import clone  # noqa: E402
+from treebook.teaching.experiments import (alpha_tuner, fill_missing, grid_scores,  # noqa: E402
                                   repeated_folds, scores, write_results)
 
 DEPTHS = list(range(2, 17))

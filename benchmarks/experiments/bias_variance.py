@@ -7,7 +7,7 @@ Three parts; each writes one CSV under ``benchmarks/experiments/results/``:
 * ``bias_variance.csv`` — for each data set, ``--sets`` training sets of ``n_train`` rows
   are drawn (independently, without replacement within a set) from a pool, and every
   learner is fitted on each and predicts one fixed test set; the predictions go through
-  :func:`treebook.bias_variance.bias_variance_01`. Data: ``adult`` (integer codes, pool
+  :func:`treebook.teaching.bias_variance.bias_variance_01`. Data: ``adult`` (integer codes, pool
   = the training split, test = 2,000 rows of the test split, ``n_train`` 1,000),
   ``independent`` and ``independent_noise`` (the synthetic data of ``forest_vs_tree.py``,
   without and with 100 irrelevant columns; ``n_train`` 500, 2,000 test rows). Learners:
@@ -70,7 +70,7 @@ def pools(name: str, rng):
 def decompose(sets: int, trees: int, datasets, log=print):
     """The rows of ``bias_variance.csv`` and ``forest_variance.csv``."""
     from treebook import CARTClassifier
-    from treebook.bias_variance import bias_variance_01
+    from treebook.teaching.bias_variance import bias_variance_01
     from treebook.ensemble import RandomForestClassifier
     from treebook.prune import prune_ccp, select_alpha_cv
 

@@ -96,7 +96,7 @@ def run_one(files, max_bins, workers, max_depth):
     """Fit once on a fresh cluster; per-pass rows of the result table."""
     import distributed
 
-    from treebook import hist
+    from treebook.growers import binning as hist
     from treebook.hist import HistCARTClassifier
 
     with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,

@@ -3,7 +3,8 @@
 The learners and the measures readers call most are re-exported here.
 """
 
-from .impurity import (
+from ._version import __version__
+from .core.impurity import (
     conditional_entropy,
     entropy,
     gain_ratio,
@@ -15,7 +16,7 @@ from .impurity import (
     split_information,
     variance,
 )
-from .tree import Tree
+from .core.tree import Tree
 from .id3 import ID3Classifier
 from .c45 import C45Classifier
 from .cls import CLSClassifier
@@ -26,4 +27,3 @@ __all__ = [
     "Tree", "entropy", "conditional_entropy", "information_gain", "split_information",
     "gain_ratio", "gini", "gini_index", "gini_gain", "misclassification_error", "variance",
 ]
-__version__ = "0.1.0"

@@ -4,25 +4,25 @@
 
 * the **Concept Learning System** of Hunt, Marin and Stone (*Experiments in Induction*,
   1966): the top-down, divide-and-conquer tree learner that ID3 grew out of. Its skeleton
-  is the grower of :mod:`treebook.grow` (if the cases at a node are all of one class,
+  is the grower of :mod:`treebook.growers.recursive` (if the cases at a node are all of one class,
   make a leaf; otherwise choose a test, split, and recurse on each branch);
 * the **conditional likelihood score** ``CLS(D, A) = Σ_v P(v) Σ_k P(k|v) log P(k|v)``,
   the average log-likelihood of the training labels under the split's plug-in model,
-  which equals ``-H(D|A)`` (:func:`treebook.impurity.conditional_log_likelihood`).
+  which equals ``-H(D|A)`` (:func:`treebook.core.impurity.conditional_log_likelihood`).
 
 :class:`CLSClassifier` is that skeleton with the conditional likelihood score as its
 choice of test (``score="likelihood"``), or the positive-class variant that a source
 article's code computes (``score="positive_class"``,
-:func:`treebook.impurity.positive_class_score`), and an optional significance stop: a
+:func:`treebook.core.impurity.positive_class_score`), and an optional significance stop: a
 split is made only when the G-test of independence between branch and class
-(:func:`treebook.impurity.g_test_pvalue`) has a p-value below ``significance``.
+(:func:`treebook.core.impurity.g_test_pvalue`) has a p-value below ``significance``.
 
-Candidate tests, shared with the other learners through :mod:`treebook.splits`:
+Candidate tests, shared with the other learners through :mod:`treebook.core.splits`:
 
 * a categorical feature: one multiway split, one branch per category present at the
   node; the feature is then used up on that path (as in ID3 and C4.5);
 * a numeric feature: every binary cut ``x <= t`` between two distinct sorted values
-  (:func:`treebook.splits.threshold_tables`, one sort and a prefix sum); the threshold is
+  (:func:`treebook.core.splits.threshold_tables`, one sort and a prefix sum); the threshold is
   the lower of the two values the cut lies between, at this node. (C4.5 instead takes the
   largest value of the *whole* training set not above the cut's midpoint; the two agree
   on training data but can send a new value between them differently: chapter 5.)
@@ -31,7 +31,7 @@ All candidates of all features compete on the same score; ties go to the first f
 in column order and, within a numeric feature, to the lowest cut.
 
 :class:`CriterionTreeClassifier` is the same grower with any split measure of
-:mod:`treebook.impurity` (information gain, gain ratio, Gini gain, …): chapter 5 uses it
+:mod:`treebook.core.impurity` (information gain, gain ratio, Gini gain, …): chapter 5 uses it
 to compare criteria on equal terms, everything else held fixed.
 """
 
@@ -43,19 +43,19 @@ from typing import Callable
 
 import numpy as np
 
-from . import impurity as imp
-from .base import DecisionTreeClassifierBase, Interval, Options
-from .criteria import Criterion as CriterionObject
-from .criteria import as_table_score, get_criterion
-from .grow import grow_tree
-from .multiway import grow_multiway
-from .splits import Split, best_index, categorical_table, multiway_split, threshold_tables
-from .tree import NodeKind
+from .core import impurity as imp
+from .core.base import DecisionTreeClassifierBase, Interval, Options
+from .core.criteria import Criterion as CriterionObject
+from .core.criteria import as_table_score, get_criterion
+from .growers.recursive import grow_tree
+from .growers.multiway import grow_multiway
+from .core.splits import Split, best_index, categorical_table, multiway_split, threshold_tables
+from .core.tree import NodeKind
 
 __all__ = ["CLSClassifier", "CriterionTreeClassifier", "cls_split_finder"]
 
 #: a split measure: scores of a ``(..., V, K)`` stack of contingency tables, higher is
-#: better — a function ``f(tables, check=False)``, a :class:`treebook.criteria.Criterion`
+#: better — a function ``f(tables, check=False)``, a :class:`treebook.core.criteria.Criterion`
 #: (its ``table_score``) or the name of a registered one
 Criterion = Callable[..., "float | np.ndarray"]
 
@@ -69,7 +69,7 @@ def cls_split_finder(
     significance: float | None = None,
     required_class: int | None = None,
 ):
-    """A split finder for :func:`treebook.grow.grow_tree` that maximises ``criterion``.
+    """A split finder for :func:`treebook.growers.recursive.grow_tree` that maximises ``criterion``.
 
     Parameters
     ----------
@@ -77,7 +77,7 @@ def cls_split_finder(
         categories its codes range over (ignored for numeric features).
     criterion : ``criterion(tables, check=False)`` scores a stack of contingency tables
         ``(..., V, K)``; the split with the highest score wins. A
-        :class:`treebook.criteria.Criterion` (or its registered name) stands for its
+        :class:`treebook.core.criteria.Criterion` (or its registered name) stands for its
         ``table_score``. This is the hook through which chapter 5 grows trees that differ
         in nothing but the criterion.
     significance : if given, the chosen split is made only when the G-test p-value of its
@@ -86,7 +86,7 @@ def cls_split_finder(
         positive-class score has nothing to measure there).
 
     The returned ``find`` builds the node's tables and hands them to ``find.choose``, the
-    choice itself, which the level-wise grower (:func:`treebook.multiway.grow_multiway`)
+    choice itself, which the level-wise grower (:func:`treebook.growers.multiway.grow_multiway`)
     calls with the same tables.
     """
     is_categorical = np.asarray(is_categorical, dtype=bool)
@@ -160,9 +160,9 @@ def _is_package_measure(criterion) -> bool:
         f = get_criterion(f, regression=False)
     if isinstance(f, CriterionObject):
         parts = [getattr(f, name, None) for name in ("gain", "impurity")]
-        return all(p is None or getattr(p, "__module__", "") == "treebook.impurity"
-                   for p in parts) and type(f).__module__ == "treebook.criteria"
-    return getattr(f, "__module__", "") == "treebook.impurity"
+        return all(p is None or getattr(p, "__module__", "") == "treebook.core.impurity"
+                   for p in parts) and type(f).__module__ == "treebook.core.criteria"
+    return getattr(f, "__module__", "") == "treebook.core.impurity"
 
 
 class _SharedGrowerMixin:
@@ -209,7 +209,7 @@ class CLSClassifier(_SharedGrowerMixin, DecisionTreeClassifierBase):
         ``Σ_v P(v) Σ_k P(k|v) log2 P(k|v) = -H(D|A)``, which chooses exactly the tests
         that information gain chooses; or ``"positive_class"`` — the source article's
         ``Σ_v P(v) log2 P̂(+|v)`` with additive smoothing (see
-        :func:`treebook.impurity.positive_class_score`).
+        :func:`treebook.core.impurity.positive_class_score`).
     significance : float in (0, 1] or None — split a node only when the G-test of
         independence between the chosen split's branches and the class has a p-value
         below this level α (pre-pruning). ``None``: no test.
@@ -223,8 +223,8 @@ class CLSClassifier(_SharedGrowerMixin, DecisionTreeClassifierBase):
         class that sorts last (``1`` for 0/1 labels, ``"yes"`` for no/yes). With more
         classes it must be declared, and the score is one-vs-rest.
     grower : ``"levelwise"`` (default) — all nodes of a depth at once
-        (:func:`treebook.multiway.grow_multiway`); ``"recursive"`` — the readable
-        :func:`treebook.grow.grow_tree`. Both build the identical tree (tested).
+        (:func:`treebook.growers.multiway.grow_multiway`); ``"recursive"`` — the readable
+        :func:`treebook.growers.recursive.grow_tree`. Both build the identical tree (tested).
 
     Attributes after fit: those of every learner (``tree_``, ``classes_``, …) and, with
     ``score="positive_class"``, ``positive_class_`` (the label used as positive).
@@ -325,10 +325,10 @@ class CriterionTreeClassifier(_SharedGrowerMixin, DecisionTreeClassifierBase):
     ----------
     criterion : callable — ``criterion(tables, check=False)`` on a ``(..., V, K)`` stack
         of contingency tables, higher is better: e.g.
-        :func:`treebook.impurity.information_gain`, :func:`~treebook.impurity.gain_ratio`,
-        :func:`~treebook.impurity.gini_gain`,
-        :func:`~treebook.impurity.conditional_log_likelihood`; or a criterion of
-        :mod:`treebook.criteria` (the object or its registered name, e.g. ``"gini"``),
+        :func:`treebook.core.impurity.information_gain`, :func:`~treebook.core.impurity.gain_ratio`,
+        :func:`~treebook.core.impurity.gini_gain`,
+        :func:`~treebook.core.impurity.conditional_log_likelihood`; or a criterion of
+        :mod:`treebook.core.criteria` (the object or its registered name, e.g. ``"gini"``),
         which scores tables by its gain.
     significance, max_depth, min_samples_split, grower : as in :class:`CLSClassifier`.
     """

@@ -22,7 +22,7 @@ A forest of ``B`` trees (Breiman 1996, 2001) averages trees grown on resampled r
   weights means nothing here);
 * ``bootstrap=False``: every tree on all rows with weights ``w``;
 * **random features** (forests only): every node chooses its split among
-  ``max_features`` features drawn at random (:mod:`treebook.feature_draw`);
+  ``max_features`` features drawn at random (:mod:`treebook.core.feature_draw`);
   ``max_features=None`` is plain bagging;
 * **prediction**: the mean of the trees' class probabilities (the class with the largest
   mean; ties to the first class), or of their predictions for regression;
@@ -87,10 +87,10 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.exceptions import NotFittedError
 
-from .base import AnyOf, Interval, Options, RandomState
+from .core.base import AnyOf, Interval, Options, RandomState
 from .cart import CART_CONSTRAINTS, CARTClassifier, CARTRegressor, dict_class_weights
-from .encoding import check_sample_weight, encode_labels, encode_targets, label_array
-from .sparse_scan import is_sparse
+from .core.targets import check_sample_weight, encode_labels, encode_targets, label_array
+from .growers.sparse import is_sparse
 
 __all__ = ["RandomForestClassifier", "RandomForestRegressor", "BaggingClassifier",
            "tree_seeds", "draw_rows", "rows_to_draw", "SUBSAMPLE_FRACTION"]

@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import impurity as imp
-from .base import DecisionTreeClassifierBase, Interval, Options
-from .grow import grow_tree
-from .multiway import grow_multiway
-from .splits import best_index, categorical_table, multiway_split
+from .core import impurity as imp
+from .core.base import DecisionTreeClassifierBase, Interval, Options
+from .growers.recursive import grow_tree
+from .growers.multiway import grow_multiway
+from .core.splits import best_index, categorical_table, multiway_split
 
 __all__ = ["ID3Classifier", "id3_split_finder"]
 
@@ -39,7 +39,7 @@ def id3_split_finder(n_categories, n_classes):
     The returned ``find(X, y, w, rows, available)`` builds each available attribute's
     contingency table at the node and passes them to ``find.choose(candidates,
     class_counts, scores)``, the choice itself, which the level-wise grower
-    (:func:`treebook.multiway.grow_multiway`) calls with the same tables (and their
+    (:func:`treebook.growers.multiway.grow_multiway`) calls with the same tables (and their
     gains, ``find.score_tables`` of all nodes' tables at once)."""
 
     def choose(candidates, class_counts=None, scores=None):
@@ -77,12 +77,12 @@ class ID3Classifier(DecisionTreeClassifierBase):
         stays a leaf.
     min_gain : float ≥ 0 — a split whose gain (bits) is below this ε is not made.
     grower : ``"levelwise"`` (default) — all nodes of a depth at once
-        (:func:`treebook.multiway.grow_multiway`); ``"recursive"`` — the readable
-        :func:`treebook.grow.grow_tree`. Both build the identical tree (tested).
+        (:func:`treebook.growers.multiway.grow_multiway`); ``"recursive"`` — the readable
+        :func:`treebook.growers.recursive.grow_tree`. Both build the identical tree (tested).
 
     Attributes (after ``fit``)
     --------------------------
-    tree_ : :class:`treebook.tree.Tree`; classes_ : the sorted class labels;
+    tree_ : :class:`treebook.core.tree.Tree`; classes_ : the sorted class labels;
     feature_names_in_ : column names, when X is a DataFrame; n_leaves_, depth_.
 
     Tie rules, unseen values and missing values are described in the module docstring.

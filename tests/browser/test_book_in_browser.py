@@ -12,7 +12,7 @@ records a :class:`PageReport`, which the tests below check one property at a tim
   word such as ``\\frac``, a braced ``_{…}``/``^{…}`` or a ``$x$`` (a formula that
   Markdown broke, e.g. a wrapped line starting ``- `` that became a list item);
 * every ``<img>`` loaded (``naturalWidth > 0``) and every inline SVG has content;
-* every kernel-free slider (``.tb-slider``, the contract in ``treebook.widgets``) has
+* every kernel-free slider (``.tb-slider``, the contract in ``treebook.io.widgets``) has
   ``data-frame-count`` frames, exactly one shown, and the keyboard moves through them;
 * every exercise solution (a sphinx-exercise dropdown) opens when its button is clicked.
 

@@ -6,7 +6,7 @@ move the sliders. This test does exactly that with chapter 2 (``book/02_id3.md``
 1. JupyterLab (the ``lab`` fixture, ``conftest.py``) opens the Markdown chapter; it must
    come up as a notebook (jupytext), not as a text file;
 2. all cells run in a real kernel, none fails and every code cell gets an execution count;
-3. the depth slider (:func:`treebook.widgets.depth_explorer`, found by its description
+3. the depth slider (:func:`treebook.io.widgets.depth_explorer`, found by its description
    ``depth``, not by its cell number: the first such slider with more than one frame)
    is the live ipywidget, not the static ``.tb-slider`` fallback of the built book;
 4. one key press moves it; the browser sends the new value to the kernel over the

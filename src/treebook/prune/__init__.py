@@ -19,7 +19,7 @@ Submodules, one per method:
 * :mod:`treebook.prune.sequence` — the sequence of trees along a strength parameter and
   its selection on a pruning set.
 
-Every method takes a :class:`treebook.tree.Tree` from any learner and returns a new,
+Every method takes a :class:`treebook.core.tree.Tree` from any learner and returns a new,
 smaller one: ``prune_<method>(tree, ...) -> Tree``; methods with a strength parameter also
 have ``<method>_path(tree, ...)``.
 """

@@ -12,8 +12,8 @@ where ``R(t)`` is the *risk* of node ``t`` as a leaf, relative to the root's wei
   ``R(T) = Σ_t |D_t|/|D|·Gini(D_t)`` — the loss ``Σ|X_i|/|X|·Gini(X_i) + α|N|``;
 * ``risk="misclassification"`` (Breiman et al., rpart): ``R(t)`` = the weight of the
   cases at ``t`` outside its majority class, over ``|D|`` (classification only);
-* ``risk=<name>``: any criterion of :data:`treebook.criteria.CRITERIA`, its
-  :meth:`~treebook.criteria.Criterion.node_risk` over ``|D|`` (``"misclassification"``
+* ``risk=<name>``: any criterion of :data:`treebook.core.criteria.CRITERIA`, its
+  :meth:`~treebook.core.criteria.Criterion.node_risk` over ``|D|`` (``"misclassification"``
   is one of them).
 
 Collapsing the branch ``T_t`` below an internal node ``t`` into a leaf changes the cost by
@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..base import InstanceOf, Interval, Registered, clone, validate_params
-from ..criteria import CRITERIA, get_criterion
-from ..tree import Tree
+from ..core.base import InstanceOf, Interval, Registered, clone, validate_params
+from ..core.criteria import CRITERIA, get_criterion
+from ..core.tree import Tree
 
 __all__ = [
     "PruningPath",
@@ -221,7 +221,7 @@ def select_alpha_cv(estimator, X, y, *, cv: int = 10, random_state=None,
     """
     import pandas as pd
 
-    from ..encoding import check_sample_weight
+    from ..core.targets import check_sample_weight
 
     if not hasattr(estimator, "ccp_alpha") or not hasattr(estimator, "predict_with"):
         raise TypeError("estimator must be a treebook CART estimator (CARTClassifier or "

@@ -15,11 +15,11 @@ so any learner's tree can be pruned whatever measure grew it. This book's choice
 documented in the chapter:
 
 * ``measure="g"`` (default): the G statistic ``G = 2 Σ O ln(O/E)`` of independence of
-  branch and class (:func:`treebook.impurity.g_statistic`) — a log-likelihood ratio that
+  branch and class (:func:`treebook.core.impurity.g_statistic`) — a log-likelihood ratio that
   grows with the number of cases, so a critical value is a significance level in
   disguise (``χ²`` quantiles with ``(V-1)(K-1)`` degrees of freedom);
 * ``measure="gain"``: the information gain in bits
-  (:func:`treebook.impurity.information_gain`), the measure ID3 selects by; note
+  (:func:`treebook.core.impurity.information_gain`), the measure ID3 selects by; note
   ``G = 2 N ln 2 · gain``, so the two differ by the node's size ``N``.
 
 :func:`pre_prune` applies the same threshold **top-down** without looking below — the
@@ -33,8 +33,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import impurity as imp
-from ..tree import Tree
+from ..core import impurity as imp
+from ..core.tree import Tree
 from .reduced_error import _check_tree
 from .sequence import PrunedSequence
 

@@ -52,10 +52,10 @@ from statistics import NormalDist
 
 import numpy as np
 
-from .. import impurity as imp
-from ..base import InstanceOf, Interval, Options, Registered, validate_params
-from ..splits import FAN, ROUTING_POLICIES, Split
-from ..tree import NodeKind, Tree, TreeBuilder
+from ..core import impurity as imp
+from ..core.base import InstanceOf, Interval, Options, Registered, validate_params
+from ..core.splits import FAN, ROUTING_POLICIES, Split
+from ..core.tree import NodeKind, Tree, TreeBuilder
 
 #: J48's ``Utils.SMALL``: sizes within this of each other are equal.
 SMALL = 1e-6
@@ -220,7 +220,7 @@ def _empty_leaves_dropped(node: _Node) -> None:
 def _branch_shares(node: _Node, X, rows, w, missing):
     """Where each case ``(rows, w)`` goes at ``node`` (a branch, or ``FAN``: down every
     branch) and each branch's share of a fanned case, by the split's routing rule
-    (:meth:`treebook.splits.Split.route_cases`): as at prediction time, a value with no
+    (:meth:`treebook.core.splits.Split.route_cases`): as at prediction time, a value with no
     branch here (missing, or a category not seen at this node) is spread over all
     branches by the share of the known weight."""
     go, share, _ = node.split().route_cases(X[rows, node.feature], w, missing)
@@ -336,7 +336,7 @@ def _to_tree(root: _Node, like: Tree) -> Tree:
                          classes=like.classes, extra=dict(like.extra))
 
 
-@validate_params({"tree": InstanceOf(Tree, "treebook.tree.Tree"), "confidence": CONFIDENCE,
+@validate_params({"tree": InstanceOf(Tree, "treebook.core.tree.Tree"), "confidence": CONFIDENCE,
                   "z_source": Z_SOURCE, "subtree_raising": Options(True, False),
                   "missing": Registered(lambda: tuple(ROUTING_POLICIES))})
 def prune_error_based(tree: Tree, X=None, y=None, sample_weight=None, *,

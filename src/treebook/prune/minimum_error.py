@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..tree import Tree
+from ..core.tree import Tree
 from .reduced_error import _check_tree
 from .sequence import PrunedSequence
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..tree import NodeKind, Tree
+from ..core.tree import NodeKind, Tree
 from .reduced_error import _check_tree, prune_reduced_error
 
 __all__ = ["prune_optimal", "kept_nodes", "distance_to_optimal"]

@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..base import InstanceOf, validate_params
-from ..tree import Tree
+from ..core.base import InstanceOf, validate_params
+from ..core.tree import Tree
 
 __all__ = ["pep_statistics", "prune_pessimistic"]
 
 
-@validate_params({"tree": InstanceOf(Tree, "treebook.tree.Tree")})
+@validate_params({"tree": InstanceOf(Tree, "treebook.core.tree.Tree")})
 def pep_statistics(tree: Tree) -> dict:
     """Per node: ``e(t)``, ``e'(t)``, the number of leaves below, ``e'(T_t)``, ``SE`` and
     whether PEP's test ``e'(t) ≤ e'(T_t) + SE`` holds (``prune``; False at leaves).

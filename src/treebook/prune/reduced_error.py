@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..tree import Tree
+from ..core.tree import Tree, check_tree
 
 __all__ = ["case_counts", "pruning_set_errors", "prune_reduced_error"]
 
@@ -43,8 +43,7 @@ _TOL = 1e-9
 
 
 def _check_tree(tree, method: str) -> None:
-    if not isinstance(tree, Tree):
-        raise TypeError(f"tree must be a treebook.tree.Tree; got {type(tree).__name__}")
+    check_tree(tree)
     if tree.is_regression:
         raise ValueError(f"{method} needs a classification tree")
     if tree.node_count == 0:
@@ -77,7 +76,7 @@ def case_counts(tree: Tree, X, y, sample_weight=None, *, missing: str = "stop"):
     the weight of the cases of class ``k`` that pass through node ``t`` (reach it), and
     ``stopped[t, k]`` the part of it that ends at ``t`` (at a leaf: all of it; at an
     internal node: the cases with no branch there). Routing is
-    :meth:`treebook.tree.Tree.route` with ``missing``.
+    :meth:`treebook.core.tree.Tree.route` with ``missing``.
     """
     _check_tree(tree, "case_counts")
     X = np.asarray(X, dtype=float)

@@ -37,10 +37,10 @@ import sys
 
 import numpy as np
 
-from ..base import InstanceOf, Interval, TreeEstimator, validate_params
-from ..tree import NodeKind, Tree
+from ..core.base import InstanceOf, Interval, TreeEstimator, validate_params
+from ..core.tree import NodeKind, Tree
 
-__all__ = ["node_risk_rpart", "rpart_complexity", "cp_table"]
+__all__ = ["node_risk_rpart", "rpart_complexity", "cp_table", "prune_rpart_cp"]
 
 
 def node_risk_rpart(tree: Tree) -> np.ndarray:
@@ -195,3 +195,12 @@ def cp_table(estimator, X, y, folds=None, sample_weight=None):
     table["xerror"] = xrisk / risk0
     table["xstd"] = np.sqrt(np.maximum(xsq - xrisk ** 2 / total, 0)) / risk0
     return table
+
+
+def prune_rpart_cp(tree, cp: float):
+    """rpart's use of ``cp`` (``partition.c``): every node whose split does not lower the
+    risk by more than ``cp · R(root)`` per split of its subtree is a leaf — decided after
+    the children are grown, so a weak split with strong splits below it stays."""
+    _, kept = rpart_complexity(tree, alpha=cp * float(node_risk_rpart(tree)[0]))
+    drop = ~tree.is_leaf & ~kept
+    return tree.prune(drop) if drop.any() else tree

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..tree import Tree
+from ..core.tree import Tree
 from .reduced_error import pruning_set_errors
 
 __all__ = ["PrunedSequence", "ccp_sequence"]

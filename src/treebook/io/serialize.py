@@ -1,0 +1,578 @@
+"""Fitted estimators to JSON and back: one versioned, documented schema.
+
+:func:`to_json` writes a fitted treebook estimator (ID3, C4.5, CLS, CART classifier or
+regressor) as a JSON text; :func:`from_json` reads it back into an estimator that
+predicts exactly what the original predicts (``predict``, ``predict_proba``,
+``export_text``, ``to_rules``: every float is written with Python's shortest repr, which
+reads back to the same bits). Pickle keeps working as well; JSON is the format to keep,
+to read from another language, or to inspect.
+
+Schema, version 1 (``SCHEMA_VERSION``)
+--------------------------------------
+The document is one JSON object (strict JSON: no ``NaN``/``Infinity`` literals)::
+
+    {
+      "format": "treebook-model",
+      "schema_version": 1,
+      "treebook_version": "0.1.0",          # informative only
+      "estimator": "treebook.cart.CARTClassifier",
+      "params": {"max_depth": 3, ...},      # get_params(): the constructor arguments
+      "fitted": {"tree_": <tree>, "classes_": <value>, "encoder_": <encoder>, ...}
+    }
+
+``fitted`` holds every fitted attribute of the estimator (the public names ending in
+``_``): trees, the input encoder, ``classes_``, ``n_features_in_``,
+``feature_names_in_``, ``target_name_`` … each written as a *value* (below).
+
+A **tree** (``{"type": "tree", ...}``) lists its nodes in depth-first pre-order, the root
+first; node ``i`` is ``nodes[i]``::
+
+    {"type": "tree", "is_regression": false, "n_outputs": 2,
+     "feature_names": ["outlook", ...], "categories": [<value>, ...],
+     "classes": <value>, "extra": <value>,
+     "nodes": [{"kind": "threshold", "feature": 2, "threshold": 0.5,
+                "children": [1, 4],
+                "value": [9.0, 5.0], "weighted_n": 14.0, "n_samples": 14,
+                "impurity": 0.94}, ...]}
+
+Every node has ``kind``, ``value`` (the weighted class counts ``C_k``, one per class in
+the order of ``classes``; for regression one number, the mean response),
+``weighted_n`` (``|D|``), ``n_samples`` and ``impurity``. By kind:
+
+* ``"leaf"``: nothing more;
+* ``"threshold"``: ``feature`` (column index), ``threshold`` ``t`` and two ``children``:
+  ``x <= t`` goes to ``children[0]``, ``x > t`` to ``children[1]``;
+* ``"multiway"``: ``feature``, ``children`` (one per branch) and ``branch_of_code``:
+  category code ``c`` (the index of the category in ``categories[feature]``) goes to
+  ``children[branch_of_code[c]]``; ``-1`` means no branch (a category not seen at that
+  node: the case stops there);
+* ``"subset"``: like ``"multiway"`` with two children: ``branch_of_code[c]`` is 0 for the
+  left subset, 1 for the right, ``-1`` for no branch.
+
+Parents and depths are not stored: they follow from ``children``, and loading checks
+that the children form a tree in pre-order.
+
+``"missing_rule"`` is ``null`` except for a CART tree grown with ``missing="learn"`` or
+``"surrogate"``, whose prediction-time rule for a missing value (NaN) it records:
+``{"missing_go": [...], "unseen_as_missing": bool, "surrogates": [[...], ...]}``.
+``missing_go[i]`` is the branch (0, 1; ``-1``: none, the case stops) a case missing node
+``i``'s feature takes; ``unseen_as_missing`` routes an unseen category the same way;
+``surrogates`` is empty or one list per node, each surrogate split an object
+``{"feature", "kind": "threshold" | "subset", "agreement", "adjusted", "threshold",
+"low_branch", "branch_of_code"}`` (:class:`treebook.core.splits.Surrogate`), tried in order
+before ``missing_go``. A document without the key reads as ``null``.
+
+An **encoder** (``{"type": "encoder", ...}``) is :class:`treebook.core.encoding.FeatureEncoder`:
+``names`` (the column names), ``categories`` (per column: the sorted category labels as a
+value, or ``null`` for a numeric column), ``from_pandas`` and ``temporal`` (per column
+``"datetime64[ns]"``-like text or ``null``).
+
+A **value** is JSON's own ``null``, ``true``/``false``, number or string, or a tagged
+object: ``{"type": "array", "dtype": "int64", "shape": [3], "data": [...]}`` (a numpy
+array; ``dtype`` ``"object"`` holds labels of mixed type, each itself a value),
+``{"type": "float", "value": "nan"}`` (``"nan"``, ``"inf"``, ``"-inf"``),
+``{"type": "tuple", "items": [...]}``, ``{"type": "dict", "items": [[key, value], ...]}``
+(keys of any scalar type), ``{"type": "scalar", "dtype": "int64", "value": 3}`` (a numpy
+scalar), ``{"type": "criterion", "name": "gini"}`` (a registered criterion) and
+``{"type": "callable", "name": "treebook.core.impurity.information_gain"}`` (a function of the
+package, such as a criterion argument). Anything else cannot be written: :func:`to_json`
+raises a ``TypeError`` naming the attribute.
+
+Compatibility: a reader of version ``v`` reads every version ``<= v``; a document with a
+larger ``schema_version`` is refused with a ``ValueError`` that names both versions.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+import numbers
+
+import numpy as np
+
+__all__ = ["SCHEMA_VERSION", "to_json", "from_json", "tree_to_dict", "tree_from_dict",
+           "estimator_to_dict", "estimator_from_dict"]
+
+#: the version of the schema this module writes (and the newest it reads)
+SCHEMA_VERSION = 1
+FORMAT = "treebook-model"
+
+def _kind_codes():
+    from ..core.tree import NodeKind
+
+    names = {int(NodeKind.LEAF): "leaf", int(NodeKind.THRESHOLD): "threshold",
+             int(NodeKind.MULTIWAY): "multiway", int(NodeKind.SUBSET): "subset"}
+    return names, {v: k for k, v in names.items()}
+
+
+# ----------------------------------------------------------------------------- values
+def _float_out(x: float):
+    x = float(x)
+    if math.isfinite(x):
+        return x
+    return {"type": "float", "value": "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")}
+
+
+def _encode_value(v, where: str):
+    from ..core.criteria import CRITERIA, Criterion
+
+    if v is None or isinstance(v, (bool, str)):
+        return v
+    if isinstance(v, np.ndarray):
+        if v.dtype.kind in "biuf":
+            data = v.ravel().tolist()
+            if v.dtype.kind == "f":
+                data = [_float_out(x) for x in data]
+            return {"type": "array", "dtype": v.dtype.name, "shape": list(v.shape),
+                    "data": data}
+        if v.dtype.kind in "OU":
+            return {"type": "array", "dtype": "object" if v.dtype.kind == "O" else v.dtype.str,
+                    "shape": list(v.shape),
+                    "data": [_encode_value(x, where) for x in v.ravel().tolist()]}
+        raise TypeError(f"{where}: a numpy array of dtype {v.dtype} cannot be written to JSON")
+    if isinstance(v, np.generic):
+        if v.dtype.kind not in "biufU":
+            raise TypeError(f"{where}: a numpy scalar of dtype {v.dtype} cannot be written")
+        item = v.item()
+        return {"type": "scalar", "dtype": v.dtype.name,
+                "value": _float_out(item) if isinstance(item, float) else item}
+    if isinstance(v, numbers.Integral):
+        return int(v)
+    if isinstance(v, float):
+        return _float_out(v)
+    if isinstance(v, tuple):
+        return {"type": "tuple", "items": [_encode_value(x, where) for x in v]}
+    if isinstance(v, list):
+        return [_encode_value(x, where) for x in v]
+    if isinstance(v, dict):
+        return {"type": "dict", "items": [[_encode_value(k, where), _encode_value(x, where)]
+                                          for k, x in v.items()]}
+    if isinstance(v, Criterion):
+        if CRITERIA.get(v.name) is not v:
+            raise TypeError(f"{where}: criterion {v.name!r} is not registered in "
+                            "treebook.core.criteria.CRITERIA, so it cannot be named in JSON")
+        return {"type": "criterion", "name": v.name}
+    if callable(v) and getattr(v, "__module__", "").startswith("treebook"):
+        name = f"{v.__module__}.{v.__qualname__}"
+        if _resolve_callable(name) is v:
+            return {"type": "callable", "name": name}
+    from ..core.tree import Tree
+    from ..core.encoding import FeatureEncoder
+
+    if isinstance(v, Tree):
+        return tree_to_dict(v)
+    if isinstance(v, FeatureEncoder):
+        return {"type": "encoder", "names": list(v.names),
+                "categories": [_encode_value(c, where) for c in v.categories],
+                "from_pandas": bool(v.from_pandas),
+                "temporal": [_encode_value(t, where) for t in v.temporal]}
+    raise TypeError(f"{where}: a {type(v).__name__} cannot be written to JSON "
+                    "(see treebook.io.serialize for the types a model may hold)")
+
+
+#: modules of the flat layout before version 0.2.0 (the folder move), by their new names:
+#: documents written then name callables such as ``treebook.impurity.information_gain``
+LEGACY_MODULES = {
+    "treebook.tree": "treebook.core.tree", "treebook.splits": "treebook.core.splits",
+    "treebook.criteria": "treebook.core.criteria", "treebook.impurity": "treebook.core.impurity",
+    "treebook.encoding": "treebook.core.encoding", "treebook.checks": "treebook.core.checks",
+    "treebook.base": "treebook.core.base", "treebook.feature_draw": "treebook.core.feature_draw",
+    "treebook.kernels": "treebook.kernels.cart", "treebook.c45_kernels": "treebook.kernels.c45",
+    "treebook.grow": "treebook.growers.recursive", "treebook.levelwise": "treebook.growers.levelwise",
+    "treebook.multiway": "treebook.growers.multiway", "treebook.bestfirst": "treebook.growers.bestfirst",
+    "treebook.sparse_scan": "treebook.growers.sparse", "treebook.c45_fast": "treebook.growers.c45",
+    "treebook.serialize": "treebook.io.serialize", "treebook.render": "treebook.io.render",
+    "treebook.widgets": "treebook.io.widgets", "treebook.recursive": "treebook.teaching.recursive",
+    "treebook.hunt": "treebook.teaching.hunt", "treebook.cart_readable": "treebook.teaching.cart_readable",
+    "treebook.published": "treebook.teaching.published",
+    "treebook.experiments": "treebook.teaching.experiments",
+    "treebook.bias_variance": "treebook.teaching.bias_variance",
+    "treebook.c45_tuning": "treebook.teaching.c45_tuning",
+}
+#: functions that left their module when the big modules were split (0.2.0)
+LEGACY_NAMES = {
+    **{f"treebook.c45.{n}": f"treebook.growers.c45_search.{n}" for n in (
+        "c45_gain", "c45_split_information", "c45_gain_ratio", "min_split_weight",
+        "numeric_candidate", "threshold_candidate", "threshold_at", "categorical_candidate",
+        "binary_categorical_candidate", "choose_candidate", "c45_split_finder")},
+    **{f"treebook.cart.{n}": f"treebook.growers.subsets.{n}" for n in (
+        "category_stats", "subset_masks", "subset_split_of_stats")},
+    **{f"treebook.cart.{n}": f"treebook.growers.cart_search.{n}" for n in (
+        "cart_split_finder", "grow_cart", "learn_split_of_sums", "missing_rule_of_tree")},
+    "treebook.cart.surrogate_splits": "treebook.growers.surrogates.surrogate_splits",
+    "treebook.cart.naive_best_threshold": "treebook.teaching.cart_readable.naive_best_threshold",
+}
+
+
+def current_name(name: str) -> str:
+    """The name a callable of an older document has today (:data:`LEGACY_NAMES`, then
+    :data:`LEGACY_MODULES`); a current name is returned unchanged."""
+    if name in LEGACY_NAMES:
+        return LEGACY_NAMES[name]
+    module, _, attr = name.rpartition(".")
+    return f"{LEGACY_MODULES[module]}.{attr}" if module in LEGACY_MODULES else name
+
+
+def _resolve_callable(name: str):
+    module, _, attr = current_name(name).rpartition(".")
+    if not module.startswith("treebook"):
+        raise ValueError(f"callable {name!r} is outside the treebook package")
+    try:
+        return getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError):
+        raise ValueError(f"callable {name!r} does not exist in this treebook") from None
+
+
+def _float_in(x, where):
+    if isinstance(x, dict) and x.get("type") == "float":
+        names = {"nan": np.nan, "inf": np.inf, "-inf": -np.inf}
+        if x.get("value") not in names:
+            raise ValueError(f"{where}: a float must be 'nan', 'inf' or '-inf'; "
+                             f"got {x.get('value')!r}")
+        return names[x["value"]]
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        raise ValueError(f"{where}: expected a number; got {x!r}")
+    return float(x)
+
+
+def _need(d, key, where, kind=None):
+    if not isinstance(d, dict):
+        raise ValueError(f"{where}: expected a JSON object; got {type(d).__name__}")
+    if key not in d:
+        raise ValueError(f"{where}: missing the key {key!r}")
+    v = d[key]
+    if kind is not None and (not isinstance(v, kind) or isinstance(v, bool) and kind is not bool):
+        names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+        raise ValueError(f"{where}: {key!r} must be of JSON type {names}; got {v!r}")
+    return v
+
+
+def _decode_value(v, where: str):
+    if v is None or isinstance(v, (bool, str, int, float)):
+        return v
+    if isinstance(v, list):
+        return [_decode_value(x, f"{where}[{i}]") for i, x in enumerate(v)]
+    if not isinstance(v, dict):
+        raise ValueError(f"{where}: unexpected JSON value {v!r}")
+    t = _need(v, "type", where, str)
+    if t == "float":
+        return _float_in(v, where)
+    if t == "array":
+        dtype = _need(v, "dtype", where, str)
+        shape = tuple(_need(v, "shape", where, list))
+        data = _need(v, "data", where, list)
+        if int(np.prod(shape)) != len(data):
+            raise ValueError(f"{where}: an array of shape {list(shape)} needs "
+                             f"{int(np.prod(shape))} entries; got {len(data)}")
+        try:
+            dt = np.dtype(dtype)
+        except TypeError:
+            raise ValueError(f"{where}: unknown dtype {dtype!r}") from None
+        if dt.kind == "O":
+            out = np.empty(len(data), dtype=object)
+            out[:] = [_decode_value(x, f"{where}[{i}]") for i, x in enumerate(data)]
+            return out.reshape(shape)
+        if dt.kind == "f":
+            data = [_float_in(x, f"{where}[{i}]") for i, x in enumerate(data)]
+        try:
+            return np.array(data, dtype=dt).reshape(shape)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{where}: entries do not fit dtype {dtype}: {exc}") from None
+    if t == "scalar":
+        dt = np.dtype(_need(v, "dtype", where, str))
+        raw = _need(v, "value", where)
+        return dt.type(_float_in(raw, where) if dt.kind == "f" else raw)
+    if t == "tuple":
+        return tuple(_decode_value(x, where) for x in _need(v, "items", where, list))
+    if t == "dict":
+        items = _need(v, "items", where, list)
+        if not all(isinstance(p, list) and len(p) == 2 for p in items):
+            raise ValueError(f"{where}: a dict's items must be [key, value] pairs")
+        return {_decode_value(k, where): _decode_value(x, where) for k, x in items}
+    if t == "criterion":
+        from ..core.criteria import get_criterion
+
+        return get_criterion(_need(v, "name", where, str))
+    if t == "callable":
+        return _resolve_callable(_need(v, "name", where, str))
+    if t == "tree":
+        return tree_from_dict(v, where=where)
+    if t == "encoder":
+        from ..core.encoding import FeatureEncoder
+
+        cats = [_decode_value(c, f"{where}.categories") for c in
+                _need(v, "categories", where, list)]
+        names = _need(v, "names", where, list)
+        if len(cats) != len(names):
+            raise ValueError(f"{where}: {len(names)} names but {len(cats)} categories")
+        return FeatureEncoder(tuple(str(n) for n in names), tuple(cats),
+                              bool(_need(v, "from_pandas", where, bool)),
+                              tuple(_decode_value(x, where) for x in
+                                    _need(v, "temporal", where, list)))
+    raise ValueError(f"{where}: unknown value type {t!r}")
+
+
+# ----------------------------------------------------------------------------- trees
+def tree_to_dict(tree) -> dict:
+    """A :class:`treebook.core.tree.Tree` as the JSON-ready dict of the schema (``"type":
+    "tree"``, its nodes in pre-order; see the module docstring)."""
+    names, _ = _kind_codes()
+    nodes = []
+    for i in range(tree.node_count):
+        kind = names[int(tree.kind[i])]
+        node = {"kind": kind}
+        if kind != "leaf":
+            node["feature"] = int(tree.feature[i])
+            node["children"] = tree.children_of(i).tolist()
+        if kind == "threshold":
+            node["threshold"] = _float_out(tree.threshold[i])
+        if kind in ("multiway", "subset"):
+            node["branch_of_code"] = tree.codes_of(i).tolist()
+        node["value"] = [_float_out(x) for x in tree.value[i]]
+        node["weighted_n"] = _float_out(tree.weighted_n[i])
+        node["n_samples"] = int(tree.n_samples[i])
+        node["impurity"] = _float_out(tree.impurity[i])
+        nodes.append(node)
+    where = "tree"
+    return {"type": "tree", "is_regression": bool(tree.is_regression),
+            "n_outputs": int(tree.value.shape[1]) if tree.value.ndim == 2 else 1,
+            "feature_names": [str(n) for n in tree.feature_names],
+            "categories": [_encode_value(c, where + ".categories") for c in tree.categories],
+            "classes": _encode_value(tree.classes, where + ".classes"),
+            "extra": _encode_value(dict(tree.extra), where + ".extra"),
+            "missing_rule": _missing_rule_to_dict(tree),
+            "nodes": nodes}
+
+
+def _missing_rule_to_dict(tree):
+    """CART's prediction-time rule for missing values (``null`` for the other learners)."""
+    if tree.missing_go is None:
+        return None
+    names, _ = _kind_codes()
+    surrogates = []
+    for i in range(tree.node_count):
+        here = tree.surrogates[i] if i < len(tree.surrogates) else ()
+        surrogates.append([
+            {"feature": int(s.feature), "kind": names[int(s.kind)],
+             "agreement": _float_out(s.agreement), "adjusted": _float_out(s.adjusted),
+             "threshold": _float_out(s.threshold), "low_branch": int(s.low_branch),
+             "branch_of_code": (None if s.branch_of_code is None
+                                else [int(b) for b in s.branch_of_code])}
+            for s in here])
+    return {"missing_go": [int(g) for g in tree.missing_go],
+            "unseen_as_missing": bool(tree.unseen_as_missing),
+            "surrogates": surrogates if any(surrogates) else []}
+
+
+def _missing_rule_from_dict(d, n_nodes, where):
+    """The ``missing_go``, ``surrogates`` and ``unseen_as_missing`` fields of a Tree."""
+    if d is None:
+        return {}
+    from ..core.splits import Surrogate
+    from ..core.tree import NodeKind
+
+    if not isinstance(d, dict):
+        raise ValueError(f"{where}: expected an object or null, got {type(d).__name__}")
+    go = _need(d, "missing_go", where, list)
+    if len(go) != n_nodes or not all(isinstance(g, int) and g >= -1 for g in go):
+        raise ValueError(f"{where}.missing_go: expected {n_nodes} integers >= -1")
+    raw = _need(d, "surrogates", where, list)
+    if raw and len(raw) != n_nodes:
+        raise ValueError(f"{where}.surrogates: expected one list per node ({n_nodes})")
+    _, codes = _kind_codes()
+    surrogates = []
+    for i, here in enumerate(raw):
+        node = []
+        for j, s in enumerate(here):
+            at = f"{where}.surrogates[{i}][{j}]"
+            kind = _need(s, "kind", at, str)
+            if kind not in ("threshold", "subset"):
+                raise ValueError(f"{at}.kind: expected 'threshold' or 'subset', got {kind!r}")
+            boc = s.get("branch_of_code")
+            node.append(Surrogate(
+                feature=int(_need(s, "feature", at, int)), kind=NodeKind(codes[kind]),
+                agreement=_float_in(_need(s, "agreement", at), at + ".agreement"),
+                adjusted=_float_in(_need(s, "adjusted", at), at + ".adjusted"),
+                threshold=_float_in(_need(s, "threshold", at), at + ".threshold"),
+                low_branch=int(_need(s, "low_branch", at, int)),
+                branch_of_code=None if boc is None else np.array(boc, dtype=np.int64)))
+        surrogates.append(tuple(node))
+    return {"missing_go": np.array(go, dtype=np.int64), "surrogates": tuple(surrogates),
+            "unseen_as_missing": bool(_need(d, "unseen_as_missing", where, bool))}
+
+
+def tree_from_dict(d: dict, where: str = "tree"):
+    """The :class:`treebook.core.tree.Tree` a :func:`tree_to_dict` dict describes, with its
+    structure checked (a clear ``ValueError`` naming the node and key otherwise)."""
+    from ..core.tree import Tree
+
+    _, codes = _kind_codes()
+    if _need(d, "type", where, str) != "tree":
+        raise ValueError(f"{where}: expected a tree, got type {d['type']!r}")
+    nodes = _need(d, "nodes", where, list)
+    K = _need(d, "n_outputs", where, int)
+    N = len(nodes)
+    kind = np.zeros(N, np.int8)
+    feature = np.full(N, -1, np.int64)
+    threshold = np.full(N, np.nan)
+    value = np.zeros((N, K))
+    weighted_n, impurity = np.zeros(N), np.zeros(N)
+    n_samples = np.zeros(N, np.int64)
+    children, codes_of = [], []
+    for i, node in enumerate(nodes):
+        w = f"{where}.nodes[{i}]"
+        k = _need(node, "kind", w, str)
+        if k not in codes:
+            raise ValueError(f"{w}: kind must be one of {sorted(codes)}; got {k!r}")
+        kind[i] = codes[k]
+        vals = _need(node, "value", w, list)
+        if len(vals) != K:
+            raise ValueError(f"{w}: 'value' must have n_outputs = {K} entries; got {len(vals)}")
+        value[i] = [_float_in(x, f"{w}.value") for x in vals]
+        weighted_n[i] = _float_in(_need(node, "weighted_n", w), f"{w}.weighted_n")
+        impurity[i] = _float_in(_need(node, "impurity", w), f"{w}.impurity")
+        n_samples[i] = _need(node, "n_samples", w, int)
+        ch, bc = [], []
+        if k != "leaf":
+            feature[i] = _need(node, "feature", w, int)
+            ch = _need(node, "children", w, list)
+            if not ch or not all(isinstance(c, int) and not isinstance(c, bool) for c in ch):
+                raise ValueError(f"{w}: 'children' must be a non-empty list of node ids")
+        if k == "threshold":
+            threshold[i] = _float_in(_need(node, "threshold", w), f"{w}.threshold")
+            if len(ch) != 2:
+                raise ValueError(f"{w}: a threshold node has 2 children; got {len(ch)}")
+        if k in ("multiway", "subset"):
+            bc = _need(node, "branch_of_code", w, list)
+            if not all(isinstance(b, int) and -1 <= b < len(ch) for b in bc):
+                raise ValueError(f"{w}: 'branch_of_code' entries must be -1 or a branch "
+                                 f"index below {len(ch)}")
+            if k == "subset" and len(ch) != 2:
+                raise ValueError(f"{w}: a subset node has 2 children; got {len(ch)}")
+        children.append(ch)
+        codes_of.append(bc)
+    # parents and depths from the children; the children must be a pre-order tree
+    parent = np.full(N, -1, np.int64)
+    depth = np.zeros(N, np.int64)
+    order, stack = [], [0] if N else []
+    while stack:
+        i = stack.pop()
+        order.append(i)
+        for c in reversed(children[i]):
+            if not 0 <= c < N or c == 0 or parent[c] != -1:
+                raise ValueError(f"{where}.nodes[{i}]: child {c} is not a new node id "
+                                 f"in 1..{N - 1}")
+            parent[c], depth[c] = i, depth[i] + 1
+            stack.append(c)
+    if order != list(range(N)):
+        raise ValueError(f"{where}: the nodes are not one tree listed in depth-first "
+                         "pre-order (root first, each branch's subtree before the next)")
+    nb = [len(c) for c in children]
+    nc = [len(c) for c in codes_of]
+    return Tree(
+        kind=kind, feature=feature, threshold=threshold,
+        children_ptr=np.concatenate([[0], np.cumsum(nb)]).astype(np.int64),
+        children=np.array([c for ch in children for c in ch], dtype=np.int64),
+        code_ptr=np.concatenate([[0], np.cumsum(nc)]).astype(np.int64),
+        branch_of_code=np.array([b for bc in codes_of for b in bc], dtype=np.int64),
+        parent=parent, depth=depth, value=value if N else np.empty((0, 0)),
+        weighted_n=weighted_n, n_samples=n_samples, impurity=impurity,
+        is_regression=bool(_need(d, "is_regression", where, bool)),
+        feature_names=tuple(str(n) for n in _need(d, "feature_names", where, list)),
+        categories=tuple(_decode_value(c, f"{where}.categories")
+                         for c in _need(d, "categories", where, list)),
+        classes=_decode_value(_need(d, "classes", where), f"{where}.classes"),
+        extra=_decode_value(_need(d, "extra", where), f"{where}.extra") or {},
+        **_missing_rule_from_dict(d.get("missing_rule"), N, f"{where}.missing_rule"),
+    )
+
+
+# ----------------------------------------------------------------------------- estimators
+def estimator_to_dict(estimator) -> dict:
+    """The JSON-ready dict of a fitted estimator (the whole document of the schema)."""
+    from .._version import __version__
+    from ..core.base import TreeEstimator
+
+    if not isinstance(estimator, TreeEstimator):
+        raise TypeError(f"estimator must be a treebook estimator; got "
+                        f"{type(estimator).__name__}")
+    if not hasattr(estimator, "tree_"):
+        raise ValueError(f"estimator: this {type(estimator).__name__} is not fitted; "
+                         "call fit before to_json")
+    cls = type(estimator)
+    params = {k: _encode_value(v, f"parameter {k!r}")
+              for k, v in estimator.get_params().items()}
+    fitted = {k: _encode_value(v, f"fitted attribute {k!r}")
+              for k, v in vars(estimator).items() if k.endswith("_") and not k.startswith("_")}
+    return {"format": FORMAT, "schema_version": SCHEMA_VERSION,
+            "treebook_version": __version__,
+            "estimator": f"{cls.__module__}.{cls.__qualname__}",
+            "params": params, "fitted": fitted}
+
+
+def estimator_from_dict(doc: dict):
+    """The fitted estimator an :func:`estimator_to_dict` dict describes."""
+    from ..core.base import TreeEstimator
+
+    if not isinstance(doc, dict):
+        raise ValueError(f"a treebook model is a JSON object; got {type(doc).__name__}")
+    if doc.get("format") != FORMAT:
+        raise ValueError(f"not a treebook model: 'format' must be {FORMAT!r}; "
+                         f"got {doc.get('format')!r}")
+    version = _need(doc, "schema_version", "document", int)
+    if version > SCHEMA_VERSION:
+        raise ValueError(f"this model was written with schema_version {version}, newer than "
+                         f"the newest this treebook reads ({SCHEMA_VERSION}); upgrade "
+                         "treebook to load it")
+    if version < 1:
+        raise ValueError(f"schema_version must be >= 1; got {version}")
+    name = _need(doc, "estimator", "document", str)
+    try:
+        cls = _resolve_callable(name)
+    except ValueError as exc:
+        raise ValueError(f"document: 'estimator': {exc}") from None
+    if not (isinstance(cls, type) and issubclass(cls, TreeEstimator)):
+        raise ValueError(f"document: 'estimator' {name!r} is not a treebook estimator")
+    params = {k: _decode_value(v, f"params.{k}")
+              for k, v in _need(doc, "params", "document", dict).items()}
+    est = cls()
+    try:
+        est.set_params(**params)
+        est._validate_params()
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"document: 'params': {exc}") from None
+    fitted = _need(doc, "fitted", "document", dict)
+    if "tree_" not in fitted:
+        raise ValueError("document: 'fitted' has no 'tree_'")
+    for k, v in fitted.items():
+        if not k.endswith("_") or k.startswith("_"):
+            raise ValueError(f"document: 'fitted' key {k!r} is not a fitted attribute name")
+        setattr(est, k, _decode_value(v, f"fitted.{k}"))
+    return est
+
+
+def to_json(estimator, *, indent: int | None = None) -> str:
+    """A fitted treebook estimator as a JSON text (schema version :data:`SCHEMA_VERSION`,
+    described in the module docstring). ``indent`` pretty-prints."""
+    return json.dumps(estimator_to_dict(estimator), indent=indent, allow_nan=False)
+
+
+def from_json(text, expected=None):
+    """The fitted estimator in ``text`` (a JSON string or bytes written by
+    :func:`to_json`). Refuses a newer ``schema_version`` and malformed documents with a
+    ``ValueError`` that says what is wrong and where. ``expected``: an estimator class;
+    a document holding anything else is a ``TypeError`` (``from_json(text,
+    expected=C45Classifier)``)."""
+    if expected is not None and not isinstance(expected, type):
+        raise TypeError(f"expected must be an estimator class or None; got {expected!r}")
+    if not isinstance(text, (str, bytes, bytearray)):
+        raise TypeError(f"text must be a JSON string; got {type(text).__name__}")
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"text is not valid JSON: {exc}") from None
+    est = estimator_from_dict(doc)
+    if expected is not None and not isinstance(est, expected):
+        raise TypeError(f"text holds a {type(est).__name__}, not a {expected.__name__}")
+    return est

@@ -1,0 +1,82 @@
+"""The prediction walks, compiled: each row from the root to the node where it stops.
+
+:func:`walk_tree` walks any tree (``Tree.route(missing="stop")`` in numpy);
+:func:`walk_thresholds` walks trees of binary tests (thresholds and category subsets)
+with packed tables, one row at a time, reading both children before the test is decided
+(:func:`treebook.core.tree.apply_binary` in numpy). :mod:`treebook.core.tree` calls them.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+__all__ = ["walk_tree", "walk_thresholds"]
+
+@njit(cache=True, nogil=True)
+def walk_tree(X, feature, is_threshold, threshold, children_ptr, children, code_ptr,
+              branch_of_code, out):
+    """The node where each row of ``X`` stops (the rule of ``Tree.route(missing="stop")``).
+
+    At node ``i`` with ``f = feature[i]`` (``-1``: the row stops here — a leaf, or a node
+    no training case reached), a threshold test sends the row to branch ``x_f > t``; a
+    categorical test sends category code ``c`` to branch ``branch_of_code[code_ptr[i] +
+    c]``, and the row stops when that is ``-1``, when ``c`` is not a code of the node, or
+    when ``x_f`` is missing (NaN). Branch ``b`` of node ``i`` is node
+    ``children[children_ptr[i] + b]``. One row at a time, to its stop: the loop over rows
+    has no dependence between rows, so the processor overlaps one row's reads with the
+    next one's (grouping rows by hand only added bookkeeping, measured in chapter 8)."""
+    for r in range(X.shape[0]):
+        i = 0
+        while True:
+            f = feature[i]
+            if f < 0:
+                break
+            x = X[r, f]
+            if x != x:  # missing (NaN): the row stops here
+                break
+            if is_threshold[i]:
+                b = 1 if x > threshold[i] else 0
+            else:
+                width = code_ptr[i + 1] - code_ptr[i]
+                if not (x > -1.0 and x < width):  # code int(x), truncated as numpy does
+                    break
+                b = branch_of_code[code_ptr[i] + int(x)]
+                if b < 0:
+                    break
+            i = children[children_ptr[i] + b]
+        out[r] = i
+
+
+@njit(cache=True, nogil=True)
+def walk_thresholds(X, feature, threshold, known_bits, right_bits, child, out):
+    """:func:`walk_tree` for a tree of binary tests (CART's), with its tables packed.
+
+    Node ``i`` reads ``x = x_f`` (``f = feature[i]``; ``-1``: rows stop here). A threshold
+    test (``known_bits[i] = 0``) sends the row to ``child[2i + 1]`` when ``x > t``, else
+    to ``child[2i]``; a subset test sends category code ``c`` right when bit ``c`` of
+    ``right_bits[i]`` is set, left when only bit ``c`` of ``known_bits[i]`` is, and stops
+    the row when neither is (no branch for ``c``). A missing value (NaN) stops the row."""
+    # one row at a time, to its stop: the node's children are read before its test is
+    # decided, so the next node's index does not wait on a load after the comparison
+    for r in range(X.shape[0]):
+        i = 0
+        while True:
+            f = feature[i]
+            if f < 0:
+                break
+            left = child[2 * i]
+            right = child[2 * i + 1]
+            x = X[r, f]
+            if x != x:
+                break
+            if known_bits[i] == 0:
+                i = right if x > threshold[i] else left
+            elif x > -1.0 and x < 63.0:  # code int(x), truncated as numpy does
+                c = int(x)
+                if (known_bits[i] >> c) & 1:
+                    i = right if (right_bits[i] >> c) & 1 else left
+                else:
+                    break
+            else:
+                break
+        out[r] = i
