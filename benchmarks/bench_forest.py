@@ -12,6 +12,7 @@ treebook / scikit-learn, so below 1 is faster.
 Usage::
 
     python benchmarks/bench_forest.py                           # both tasks, best of 3
+    PYTHONPATH=/path/to/old/checkout/src python benchmarks/bench_forest.py   # older code
     python benchmarks/bench_forest.py --repeats 5 --csv benchmarks/experiments/results/bench_forest.csv
 
 Prints one line per task; with ``--csv`` also writes the table under ``# command``,
@@ -86,11 +87,16 @@ def bench(task: str, n: int, m: int, trees: int, repeats: int) -> dict:
 
 
 def current_commit() -> str:
+    """The commit of the treebook this process imports (so that an older checkout put
+    first on ``PYTHONPATH`` is named as the code measured), marked when its source
+    differs from that commit."""
+    import treebook
+
+    where = os.path.dirname(os.path.abspath(treebook.__file__))
     res = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                         text=True, cwd=os.path.dirname(os.path.abspath(__file__)))
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "src"],
-                           capture_output=True, text=True,
-                           cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
+                         text=True, cwd=where)
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "."],
+                           capture_output=True, text=True, cwd=where).stdout.strip()
     return (res.stdout.strip() or "unknown") + (" (src modified)" if dirty else "")
 
 
