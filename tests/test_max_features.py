@@ -75,3 +75,23 @@ def test_bad_max_features(bad, err):
 def test_resolve():
     assert resolve_max_features("sqrt", 10) == 3 and resolve_max_features("log2", 10) == 3
     assert resolve_max_features(0.25, 10) == 2 and resolve_max_features(None, 10) is None
+
+
+def test_random_tie_break_picks_among_tied_features_by_the_seed():
+    # columns 0 and 1 are copies: every cut of one ties with the same cut of the other
+    rng = np.random.default_rng(0)
+    x = rng.random(200)
+    Xt = np.column_stack([x, x, rng.random(200)])
+    yt = (x > 0.5).astype(int)
+    column = CARTClassifier(max_depth=1).fit(Xt, yt)
+    assert column.tree_.feature[0] == 0                       # column order: the first copy
+    roots = {CARTClassifier(max_depth=1, tie_break="random", random_state=s).fit(Xt, yt)
+             .tree_.feature[0] for s in range(20)}
+    assert roots == {0, 1}                                    # a random order: either copy
+    for s in range(5):   # both growers scan in the same order
+        a = CARTClassifier(tie_break="random", random_state=s, grower="levelwise").fit(X, y)
+        b = CARTClassifier(tie_break="random", random_state=s, grower="recursive").fit(X, y)
+        for u, v in zip(_arrays(a.tree_), _arrays(b.tree_)):
+            assert np.array_equal(u, v, equal_nan=True)
+    with pytest.raises(ValueError, match="tie_break"):
+        CARTClassifier(tie_break="first").fit(X, y)

@@ -25,6 +25,9 @@ CV on the training rows, least CV error or the 1-SE rule:
 :func:`treebook.prune.select_alpha_cv`); ``bagging`` and ``forest`` (``--trees`` CART
 trees on bootstrap samples, every feature or ``√m`` per node).
 
+``--learners`` fits only some of them: every run draws the same rows for a setting and
+repeat, so the ensembles and the trees can be re-run apart and still pair row by row.
+
 Usage::
 
     nice python benchmarks/experiments/forest_vs_tree.py          # full configuration
@@ -102,22 +105,34 @@ def draw(data, n_train: int, p_noise: int, rng):
     return X_tr, y_tr, X_te, y_te
 
 
-def fit_and_score(X_tr, y_tr, X_te, y_te, trees: int, seed: int) -> list[dict]:
-    """Test accuracy (and size) of every learner on one draw."""
+LEARNERS = ("tree_full", "tree_cv", "tree_1se", "bagging", "forest")
+
+
+def fit_and_score(X_tr, y_tr, X_te, y_te, trees: int, seed: int,
+                  learners=LEARNERS) -> list[dict]:
+    """Test accuracy (and size) of each of ``learners`` on one draw (the draw does not
+    depend on which learners run, so runs of different learners pair row by row)."""
     from treebook import CARTClassifier
     from treebook.ensemble import RandomForestClassifier
     from treebook.prune import prune_ccp, select_alpha_cv
 
     out = []
-    full = CARTClassifier().fit(X_tr, y_tr)
-    out.append(dict(learner="tree_full", accuracy=full.score(X_te, y_te),
-                    leaves=full.tree_.n_leaves))
-    cv = select_alpha_cv(CARTClassifier(), X_tr, y_tr, cv=5, random_state=seed)
-    for name, alpha in (("tree_cv", cv.alpha_min), ("tree_1se", cv.alpha)):
-        pruned = prune_ccp(full.tree_, alpha)
-        out.append(dict(learner=name, accuracy=full.score_with(pruned, X_te, y_te),
-                        leaves=pruned.n_leaves, alpha=alpha))
+    if {"tree_full", "tree_cv", "tree_1se"} & set(learners):
+        full = CARTClassifier().fit(X_tr, y_tr)
+    if "tree_full" in learners:
+        out.append(dict(learner="tree_full", accuracy=full.score(X_te, y_te),
+                        leaves=full.tree_.n_leaves))
+    if {"tree_cv", "tree_1se"} & set(learners):
+        cv = select_alpha_cv(CARTClassifier(), X_tr, y_tr, cv=5, random_state=seed)
+        for name, alpha in (("tree_cv", cv.alpha_min), ("tree_1se", cv.alpha)):
+            if name not in learners:
+                continue
+            pruned = prune_ccp(full.tree_, alpha)
+            out.append(dict(learner=name, accuracy=full.score_with(pruned, X_te, y_te),
+                            leaves=pruned.n_leaves, alpha=alpha))
     for name, mf in (("bagging", None), ("forest", "sqrt")):
+        if name not in learners:
+            continue
         f = RandomForestClassifier(n_estimators=trees, max_features=mf, random_state=seed,
                                    oob_score=True).fit(X_tr, y_tr)
         out.append(dict(learner=name, accuracy=f.score(X_te, y_te), oob=f.oob_score_,
@@ -126,7 +141,7 @@ def fit_and_score(X_tr, y_tr, X_te, y_te, trees: int, seed: int) -> list[dict]:
 
 
 def run(repeats: int, trees: int, noise, sizes, datasets, n_noise=None, log=print,
-        checkpoint=None, experiments=("noise", "n")) -> pd.DataFrame:
+        checkpoint=None, experiments=("noise", "n"), learners=LEARNERS) -> pd.DataFrame:
     """All settings of both experiments; ``checkpoint(frame)`` is called with the rows so
     far after each setting (the script rewrites its CSV, so a stopped run keeps them)."""
     n_noise = {**N_NOISE, **(n_noise or {})}
@@ -141,7 +156,7 @@ def run(repeats: int, trees: int, noise, sizes, datasets, n_noise=None, log=prin
             for r in range(repeats):
                 rng = np.random.default_rng([r, n_train, p])
                 X_tr, y_tr, X_te, y_te = draw(data, n_train, p, rng)
-                for row in fit_and_score(X_tr, y_tr, X_te, y_te, trees, r):
+                for row in fit_and_score(X_tr, y_tr, X_te, y_te, trees, r, learners):
                     rows.append(dict(dataset=name, experiment=experiment, n_train=n_train,
                                      noise=p, features=X_tr.shape[1], repeat=r, **row))
             log(f"{name} {experiment} n={n_train} p={p}: {time.time() - t0:.0f} s")
@@ -158,10 +173,13 @@ def main(argv=None):
     p.add_argument("--sizes", type=int, nargs="+", default=list(FULL["sizes"]))
     p.add_argument("--datasets", nargs="+", default=list(FULL["datasets"]))
     p.add_argument("--experiments", nargs="+", default=["noise", "n"], choices=["noise", "n"])
+    p.add_argument("--learners", nargs="+", default=list(LEARNERS), choices=LEARNERS,
+                   help="which learners to fit (the ensembles and the trees can be re-run "
+                   "apart: every run draws the same rows)")
     p.add_argument("--out", default=os.path.join(RESULTS, "forest_vs_tree.csv"))
     a = p.parse_args(argv)
     config = dict(repeats=a.repeats, trees=a.trees, noise=a.noise, sizes=a.sizes,
-                  datasets=a.datasets, experiments=a.experiments)
+                  datasets=a.datasets, experiments=a.experiments, learners=a.learners)
     frame = run(**config, checkpoint=lambda f: write_csv(f, a.out, {**config, "complete": False}))
     write_csv(frame, a.out, {**config, "complete": True})
 

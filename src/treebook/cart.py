@@ -25,7 +25,9 @@ the first best split it meets, so when two splits score the same its choice depe
 the seed. Here the tree is deterministic: scores within a relative ``1e-12`` of each
 other tie (two features that cut the same rows score the same up to rounding), and the
 first feature in column order wins, then within a feature the smallest threshold.
-``random_state`` is accepted so that code written for scikit-learn runs, and is not used.
+``random_state`` is accepted so that code written for scikit-learn runs, and is used
+only by ``max_features`` draws and by ``tie_break="random"``, which breaks ties by a
+random order of the columns drawn once per tree (what the forests use).
 
 **Categorical features** (pandas categorical/object/bool columns) split into two subsets
 of the categories present at the node:
@@ -85,7 +87,7 @@ from .growers.sparse import (check_sparse_X, grow_sparse_cart, is_sparse, sparse
                              sparse_decision_path)
 from .prune.rpart import prune_rpart_cp
 
-__all__ = ["CARTClassifier", "CARTRegressor", "CART_CONSTRAINTS"]
+__all__ = ["CARTClassifier", "CARTRegressor", "CART_CONSTRAINTS", "dict_class_weights"]
 
 
 # ------------------------------------------------------------------ one node, one feature
@@ -118,6 +120,7 @@ CART_CONSTRAINTS = {
     "missing": Options(*MISSING_RULES),
     "max_surrogates": Interval(int, 0, None),
     "max_leaf_nodes": Interval(int, 2, None, allow_none=True),
+    "tie_break": Options("column", "random"),
 }
 
 _MISSING_HINT = ("This estimator was built with missing='error'; use missing='learn' "
@@ -167,16 +170,24 @@ class _CARTMixin:
         metadata = self._metadata(classes)
         metadata.setdefault("extra", {}).update(algorithm="CART",
                                                 criterion=get_criterion(self.criterion).name)
+        random_ties = self.tie_break == "random"
+        if random_ties and grower == "sparse":
+            raise ValueError("tie_break='random' is not supported with sparse X (the sparse "
+                             "scan breaks ties in column order); use tie_break='column'")
+        seed = (draw_seed(self.random_state)
+                if self.max_features is not None or random_ties else 0)
+        extra = {}
+        if random_ties:  # its own stream of the tree's seed: the feature draws stay as they are
+            extra["feature_order"] = np.random.default_rng([seed, 1]).permutation(X.shape[1])
         tree = grow(
             X, y, w, n_classes=n_classes, criterion=self.criterion, categorical=categorical,
             n_categories=[0 if c is None else len(c) for c in self.encoder_.categories],
             max_depth=self.max_depth, **self._min_samples(X.shape[0]),
             max_features=resolve_max_features(self.max_features, X.shape[1]),
-            seed=draw_seed(self.random_state) if self.max_features is not None else 0,
-            min_weight_leaf=self.min_weight_fraction_leaf * float(np.sum(w)),
+            seed=seed, min_weight_leaf=self.min_weight_fraction_leaf * float(np.sum(w)),
             min_impurity_decrease=self.min_impurity_decrease, grower=grower,
             metadata=metadata, missing=self.missing, max_surrogates=self.max_surrogates,
-            max_leaf_nodes=self.max_leaf_nodes)
+            max_leaf_nodes=self.max_leaf_nodes, **extra)
         tree = missing_rule_of_tree(tree, self.missing)
         if self.cp is not None:
             tree = prune_rpart_cp(tree, self.cp)
@@ -267,6 +278,27 @@ class _CARTMixin:
         return cost_complexity_path(est.tree_, risk=risk or self.ccp_risk)
 
 
+def dict_class_weights(class_weight, classes) -> np.ndarray:
+    """The weight of each class in ``classes`` under a ``class_weight`` dict
+    ``{class: weight}`` (scikit-learn's rule: a class the dict does not name keeps weight
+    1); a ``TypeError``/``ValueError`` for anything else, a key that is not a class, or a
+    weight that is not a finite number >= 0. Shared by CART and the forests."""
+    if not isinstance(class_weight, dict):
+        raise TypeError("class_weight must be None, 'balanced' or a dict; got "
+                        f"{type(class_weight).__name__}")
+    known = list(classes.tolist())
+    unknown = [c for c in class_weight if c not in known]
+    if unknown:
+        raise ValueError(f"class_weight names classes not in y: {unknown!r}")
+    out = np.ones(len(known))
+    for c, wt in class_weight.items():
+        if isinstance(wt, bool) or not isinstance(wt, (int, float, np.integer, np.floating)) \
+                or not np.isfinite(wt) or wt < 0:
+            raise ValueError(f"class_weight[{c!r}] must be a finite number >= 0; got {wt!r}")
+        out[known.index(c)] = float(wt)
+    return out
+
+
 class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
     """CART classification tree (Breiman et al. 1984) with scikit-learn's numerics.
 
@@ -325,6 +357,14 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         most is split next, until the tree has this many leaves
         (``treebook.growers.bestfirst``); the other stopping rules still apply. None: no
         limit (depth-first growth).
+    tie_break : ``"column"`` (default) or ``"random"`` — which feature wins when the best
+        cuts of several features score the same (within a relative ``1e-12``): the first
+        in column order (deterministic), or the first in a random order of the columns
+        drawn once per tree from ``random_state``. scikit-learn visits the features in a
+        random order at every node; ``"random"`` is its rule with one order per tree, so
+        that a forest of such trees prefers no column (the forests of
+        :mod:`treebook.ensemble` use it). Not for sparse ``X`` (the sparse scan breaks
+        ties in column order).
 
     Notes
     -----
@@ -358,7 +398,7 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
                  min_samples_leaf=1, min_impurity_decrease=0.0, ccp_alpha=0.0,
                  random_state=None, ccp_risk="impurity", grower="auto", cp=None,
                  class_weight=None, max_features=None, min_weight_fraction_leaf=0.0,
-                 missing="learn", max_surrogates=5, max_leaf_nodes=None):
+                 missing="learn", max_surrogates=5, max_leaf_nodes=None, tie_break="column"):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -375,6 +415,7 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         self.missing = missing
         self.max_surrogates = max_surrogates
         self.max_leaf_nodes = max_leaf_nodes
+        self.tie_break = tie_break
 
     def _class_weights(self, y) -> np.ndarray:
         """Weight of each class code under ``class_weight``."""
@@ -387,20 +428,7 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
                                  f"{self.class_weight!r}")
             counts = np.bincount(y, minlength=K).astype(float)
             return np.where(counts > 0, len(y) / (K * np.where(counts > 0, counts, 1)), 1.0)
-        if not isinstance(self.class_weight, dict):
-            raise TypeError("class_weight must be None, 'balanced' or a dict; got "
-                            f"{type(self.class_weight).__name__}")
-        known = self.classes_.tolist()
-        unknown = [c for c in self.class_weight if c not in known]
-        if unknown:
-            raise ValueError(f"class_weight names classes not in y: {unknown!r}")
-        out = np.ones(K)
-        for c, wt in self.class_weight.items():
-            if isinstance(wt, bool) or not isinstance(wt, (int, float, np.integer, np.floating)) \
-                    or not np.isfinite(wt) or wt < 0:
-                raise ValueError(f"class_weight[{c!r}] must be a finite number >= 0; got {wt!r}")
-            out[known.index(c)] = float(wt)
-        return out
+        return dict_class_weights(self.class_weight, self.classes_)
 
     def _grow(self, X, y, w):
         if self.class_weight is not None:
@@ -411,7 +439,8 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
 class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
     """CART regression tree: least-squares splits, leaves predict the mean response.
 
-    Parameters are those of :class:`CARTClassifier` with ``criterion="squared_error"``
+    Parameters are those of :class:`CARTClassifier` (``tie_break`` included) with
+    ``criterion="squared_error"``
     (the only choice): a split minimises ``Σ_{left}(y_i - ȳ_1)² + Σ_{right}(y_i - ȳ_2)²``
     (weighted). ``ccp_risk`` must be ``"impurity"`` (the squared error; there is no
     misclassification for numbers).
@@ -426,7 +455,7 @@ class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
                  min_samples_leaf=1, min_impurity_decrease=0.0, ccp_alpha=0.0,
                  random_state=None, ccp_risk="impurity", grower="auto", cp=None,
                  max_features=None, min_weight_fraction_leaf=0.0, missing="learn",
-                 max_surrogates=5, max_leaf_nodes=None):
+                 max_surrogates=5, max_leaf_nodes=None, tie_break="column"):
         self.criterion = criterion
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
@@ -442,6 +471,7 @@ class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
         self.missing = missing
         self.max_surrogates = max_surrogates
         self.max_leaf_nodes = max_leaf_nodes
+        self.tie_break = tie_break
 
     def _validate_params(self):
         super()._validate_params()

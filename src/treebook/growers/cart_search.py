@@ -166,12 +166,13 @@ def cart_split_finder(*, n_classes: int, criterion, categorical, n_categories,
                       min_samples_leaf: int, min_impurity_decrease: float, root_weight: float,
                       max_features: int | None = None, seed: int = 0,
                       min_weight_leaf: float = 0.0, missing: str = "error",
-                      max_surrogates: int = 5):
+                      max_surrogates: int = 5, feature_order=None):
     """CART's split finder for :func:`treebook.growers.recursive.grow_tree`.
 
     ``criterion`` is a name in :data:`treebook.core.criteria.CRITERIA` or a criterion object.
     For every feature, the best binary split by the sorted scan (numeric) or the subset
-    search (categorical); across features the highest score, ties to the first feature.
+    search (categorical); across features the highest score, ties to the first feature
+    (in column order, or in ``feature_order``, a permutation of the columns).
     Returns ``None`` when no cut keeps ``min_samples_leaf`` rows on each side, or when the
     weighted impurity improvement (scikit-learn's formula, ``Split.score``) plus ``eps``
     is below ``min_impurity_decrease``. With ``max_features = k`` the node considers only
@@ -189,6 +190,8 @@ def cart_split_finder(*, n_classes: int, criterion, categorical, n_categories,
     categorical = np.asarray(categorical, dtype=bool)
     criterion = get_criterion(criterion, regression=n_classes == 0)
 
+    order = None if feature_order is None else np.asarray(feature_order, dtype=np.int64)
+
     def find(X, y, w, rows, available):
         if max_features is not None:
             m = X.shape[1]
@@ -203,7 +206,8 @@ def cart_split_finder(*, n_classes: int, criterion, categorical, n_categories,
         if W[0] < 2 * min_weight_leaf:  # no two children could each hold min_weight_leaf
             return None
         best = None
-        for f in np.flatnonzero(available):
+        for f in (np.flatnonzero(available) if order is None
+                  else order[np.asarray(available, dtype=bool)[order]]):
             x = X[rows, f]
             nan = np.isnan(x)
             go = -1
@@ -301,7 +305,8 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
               grower: str = "recursive", metadata: dict | None = None,
               max_features: int | None = None, seed: int = 0,
               min_weight_leaf: float = 0.0, missing: str = "error",
-              max_surrogates: int = 5, max_leaf_nodes: int | None = None) -> Tree:
+              max_surrogates: int = 5, max_leaf_nodes: int | None = None,
+              feature_order=None) -> Tree:
     """Grow a CART tree with the recursive grower (``grower="recursive"``, any features)
     or the level-wise grower (``"levelwise"``; categorical columns through the same subset search
     as the recursive one, :func:`subset_candidates`; missing values only with
@@ -311,7 +316,9 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
     missing values (:func:`cart_split_finder`; the level-wise grower has ``"learn"`` only). ``max_leaf_nodes`` (an int
     >= 2): grow best-first to at most that many leaves
     (:func:`treebook.growers.bestfirst.grow_best_first`, with the recursive grower's split finder
-    and node statistics)."""
+    and node statistics). ``feature_order`` (a permutation of the columns; None: column
+    order): between features whose best cuts tie, the first in this order wins, in every
+    grower."""
     X = np.asarray(X, dtype=float)
     w = np.asarray(sample_weight, dtype=float)
     criterion = get_criterion(criterion, regression=n_classes == 0)
@@ -324,7 +331,8 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
         raise ValueError("max_leaf_nodes grows best-first, not level by level: use "
                          "grower='recursive' (or 'auto')")
     if grower == "levelwise":
-        params.update(max_features=max_features, seed=seed, min_weight_leaf=min_weight_leaf)
+        params.update(max_features=max_features, seed=seed, min_weight_leaf=min_weight_leaf,
+                      feature_order=feature_order)
         if categorical.any():  # the same subset search, node by node
             params.update(categorical=categorical, n_categories=n_categories,
                           subset_split=subset_candidates,
@@ -352,7 +360,7 @@ def grow_cart(X, y, sample_weight, *, n_classes: int, criterion, categorical=Non
                                min_impurity_decrease=min_impurity_decrease,
                                root_weight=root_weight, max_features=max_features, seed=seed,
                                min_weight_leaf=min_weight_leaf, missing=missing,
-                               max_surrogates=max_surrogates)
+                               max_surrogates=max_surrogates, feature_order=feature_order)
 
     def stats(rows, w_rows):
         value, W, _, imp_node = node_summaries(np.zeros(rows.shape[0], np.intp), y[rows],

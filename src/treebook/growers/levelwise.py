@@ -256,6 +256,7 @@ def grow_levelwise(
     engine: str = "compiled",
     missing: str = "error",
     learn_split=None,
+    feature_order=None,
 ) -> Tree:
     """Grow a CART tree level by level (see the module docstring).
 
@@ -268,6 +269,11 @@ def grow_levelwise(
     no cut leaves ``min_samples_leaf`` rows on both sides, or the best cut's weighted
     improvement ``(|D|/|D_root|)·(I(D) - |D_1|/|D|·I(D_1) - |D_2|/|D|·I(D_2))`` plus
     ``IMPURITY_TOLERANCE`` is below ``min_impurity_decrease``.
+
+    ``feature_order`` (a permutation of the columns, default column order) is the order in
+    which each node's features are scanned: between features whose best cuts tie, the
+    first in that order wins (:func:`treebook.growers.cart_search.cart_split_finder` uses
+    the same order).
 
     ``categorical`` (a mask over the columns) marks columns of category codes ``0 …
     n_categories[f] - 1``; each open node searches them with ``subset_split`` (CART's
@@ -294,7 +300,7 @@ def grow_levelwise(
                      seed=seed, min_weight_leaf=min_weight_leaf, categorical=categorical,
                      n_categories=n_categories, subset_split=subset_split,
                      max_exhaustive_categories=max_exhaustive_categories, engine=engine,
-                     missing=missing, learn_split=learn_split)
+                     missing=missing, learn_split=learn_split, feature_order=feature_order)
     if not growth.root_is_leaf():
         growth.presort()
         while growth.open_ids.size:
@@ -347,8 +353,9 @@ class _Growth:
     def __init__(self, X, y, sample_weight, *, n_classes, criterion, max_depth,
                  min_samples_split, min_samples_leaf, min_impurity_decrease, max_features,
                  seed, min_weight_leaf, categorical, n_categories, subset_split,
-                 max_exhaustive_categories, engine, missing, learn_split):
+                 max_exhaustive_categories, engine, missing, learn_split, feature_order=None):
         """Check the inputs, drop zero-weight rows, and make the root."""
+        self.feature_order = feature_order
         if engine not in ("compiled", "numpy"):
             raise ValueError(f"engine must be 'compiled' or 'numpy'; got {engine!r}")
         X = np.asarray(X, dtype=float)
@@ -470,7 +477,8 @@ class _Growth:
             categorical=self.categorical if self.need_rows else None,
             rows=rows, subset_split=self.subset_split, n_categories=self.n_categories,
             compiled=self.scan_compiled, scratch=self.scratch, missing_rank=self.missing_rank,
-            learn_split=self.learn_split if self.has_missing else None)
+            learn_split=self.learn_split if self.has_missing else None,
+            feature_order=self.feature_order)
         best_f, best_p, codes = chosen[:3]
         has_cut = best_f >= 0
         return _Cuts(best_f, best_p, codes, chosen[3] if self.has_missing else None, has_cut,

@@ -410,9 +410,10 @@ def _subset_scan_missing(X, f, rows, level: Level, data: LevelData, allowed_f, b
 def choose_cuts(lists, reach, level: Level, data: LevelData, allowed=None, *, X=None,
                  columns=None, categorical=None, rows=None, subset_split=None,
                  n_categories=None, compiled=False, scratch=None, missing_rank=None,
-                 learn_split=None):
+                 learn_split=None, feature_order=None):
     """Score and choose for one level: each open node's best feature and cut position
-    (``best_f = -1``: no admissible cut), in column order. ``allowed``: the features each
+    (``best_f = -1``: no admissible cut), features scanned in ``feature_order`` (default
+    column order; a later feature wins only by more than a tie). ``allowed``: the features each
     node may use (``max_features``), or None for all. With categorical features, also
     each node's ``branch_of_code`` (None for a threshold). ``missing_rank``: per list,
     the rank of its missing values (-1: none), or None when no column has any; then
@@ -427,7 +428,8 @@ def choose_cuts(lists, reach, level: Level, data: LevelData, allowed=None, *, X=
     m = len(lists) if columns is None else len(columns)
     everyone = np.ones(J, dtype=bool)
     with np.errstate(divide="ignore", invalid="ignore"):
-        for f in range(m):
+        for f in (range(m) if feature_order is None else feature_order):
+            f = int(f)
             allowed_f = everyone if allowed is None else allowed[:, f]
             if allowed is not None and not allowed_f.any():
                 continue
