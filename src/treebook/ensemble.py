@@ -22,7 +22,7 @@ A forest of ``B`` trees (Breiman 1996, 2001) averages trees grown on resampled r
   weights means nothing here);
 * ``bootstrap=False``: every tree on all rows with weights ``w``;
 * **random features** (forests only): every node chooses its split among
-  ``max_features`` features drawn at random (:mod:`treebook.core.feature_draw`);
+  ``max_features`` features drawn at random (``treebook.core.feature_draw``);
   ``max_features=None`` is plain bagging;
 * **prediction**: the mean of the trees' class probabilities (the class with the largest
   mean; ties to the first class), or of their predictions for regression;
@@ -280,7 +280,7 @@ class _Forest(BaseEstimator):
 
     @property
     def estimators_samples_(self) -> list:
-        """Each tree's drawn rows, as scikit-learn's: the ``k`` indices drawn (a row drawn
+        """Each tree's drawn rows, as in scikit-learn. The ``k`` indices drawn (a row drawn
         twice appears twice), or every row with ``bootstrap=False``."""
         self._check_fitted()
         return list(self._drawn_rows())
@@ -292,8 +292,9 @@ class _Forest(BaseEstimator):
     # ------------------------------------------------------------------ reading the trees
     @property
     def feature_importances_(self) -> np.ndarray:
-        """scikit-learn's rule: the mean of the trees' normalised MDI importances over the
-        trees with more than one node, divided by its sum (zeros if every tree is a leaf)."""
+        """The impurity (MDI) importances by scikit-learn's rule. The mean of the trees'
+        normalised MDI importances over the trees with more than one node, divided by its
+        sum (zeros if every tree is a leaf)."""
         self._check_fitted()
         grown = [t.feature_importances_ for t in self.estimators_ if t.tree_.node_count > 1]
         if not grown:

@@ -1,7 +1,7 @@
 """Optimal shallow trees: the tree of depth at most ``max_depth`` that minimises the
 training objective over CART's own splits (chapter 9).
 
-The objective of a tree ``T`` on training set ``D`` is cost-complexity's
+The objective of a tree ``T`` on training set ``D`` is cost-complexity's::
 
     R_α(T) = Σ_{leaves l} |D_l|/|D| · I(l) + α·|leaves(T)|,
 
@@ -12,10 +12,10 @@ CART's: a numeric feature cut at the midpoint between adjacent distinct values o
 node, a categorical feature split into two subsets of its categories — every subset up
 to ``max_subset_categories`` categories, beyond that only the cuts along Breiman's
 ordering of the categories over the whole training set (``full_space_`` is False then;
-see :mod:`treebook.growers.optimal`). A CART tree of the same depth is one of the
+see ``treebook.growers.optimal``). A CART tree of the same depth is one of the
 candidates, so its objective is never below the optimum's (when ``full_space_``).
 
-The search is the dynamic programme of :mod:`treebook.growers.optimal` (cache, greedy
+The search is the dynamic programme of ``treebook.growers.optimal`` (cache, greedy
 and single-split upper bounds, similarity lower bound, MurTree's depth-two special case
 compiled); ``time_limit`` stops it with the best tree found and a lower bound.
 The result is an ordinary :class:`~treebook.core.tree.Tree`: drawing, rules, JSON, pruning
@@ -59,7 +59,7 @@ class OptimalTreeClassifier(DecisionTreeClassifierBase):
     Attributes after ``fit`` (besides ``tree_``, ``classes_``, …): ``objective_`` (``R_α``
     of ``tree_``), ``lower_bound_`` (≤ the optimum), ``gap_`` (``objective_ −
     lower_bound_``, 0 when proved optimal), ``optimal_``, ``full_space_`` and ``search_``
-    (the solver's :class:`~treebook.growers.optimal.SearchResult`: upper bounds, counts).
+    (the solver's ``treebook.growers.optimal.SearchResult``: upper bounds, counts).
     """
 
     _parameter_constraints = {
@@ -84,13 +84,13 @@ class OptimalTreeClassifier(DecisionTreeClassifierBase):
 
     @property
     def search_(self):
-        """The solver's :class:`~treebook.growers.optimal.SearchResult` of the last fit
+        """The solver's ``treebook.growers.optimal.SearchResult`` of the last fit
         (upper bounds, counts, seconds; not written to JSON)."""
         self._check_fitted()
         return getattr(self, "_search", None)
 
     def problem(self, X, y, sample_weight=None) -> OptimalProblem:
-        """The solver's :class:`~treebook.growers.optimal.OptimalProblem` of ``(X, y)``
+        """The solver's ``treebook.growers.optimal.OptimalProblem`` of ``(X, y)``
         under this estimator's parameters (encoded as ``fit`` encodes them)."""
         self._validate_params()
         Xe, w = self._encode_fit(X, sample_weight)
