@@ -42,6 +42,7 @@ import pandas as pd
 
 from treebook import C45Classifier, CARTClassifier, OptimalTreeClassifier
 from treebook.prune.error_based import estimated_errors
+from treebook.teaching.experiments import read_results
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(HERE, "results")
@@ -239,19 +240,8 @@ def write_csv(frame: pd.DataFrame, path: str, command: str, load_before) -> None
         frame.to_csv(fh, index=False)
 
 
-def read_csv(path: str) -> pd.DataFrame:
-    """A CSV written by :func:`write_csv`; the header lines go to ``attrs``."""
-    meta, skip = {}, 0
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            if not line.startswith("# "):
-                break
-            key, _, value = line[2:].partition(":")
-            meta[key.strip()] = value.strip()
-            skip += 1
-    frame = pd.read_csv(path, skiprows=skip)
-    frame.attrs.update(meta)
-    return frame
+# the header lines go to ``attrs``, as for every results file of the package's experiments
+read_csv = read_results
 
 
 def main(argv=None) -> None:
