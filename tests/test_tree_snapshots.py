@@ -16,7 +16,8 @@ recorded with AVX-512; ``trees_without_avx512.json`` holds, for the cases whose 
 differs without it (only the learners that take logarithms: entropy, the likelihood score
 and C4.5's gain ratio on the larger sets), the digest the same code gives with the C
 library's logarithm — recorded from the code of ``trees.json`` on such a machine, never
-from a changed tree. Updating on a machine without AVX-512 writes only that file.
+from a changed tree. A case passes with either digest; updating on a machine without
+AVX-512 writes only the second file.
 """
 
 from __future__ import annotations
@@ -159,12 +160,12 @@ def _read(path) -> dict:
     return json.loads(path.read_text()) if path.exists() else {}
 
 
-def _stored() -> dict:
-    """The digests this CPU's logarithm should give."""
-    stored = _read(SNAPSHOT)
-    if not _numpy_uses_svml_log():
-        stored.update(_read(SNAPSHOT_PLAIN_LOG))
-    return stored
+def _accepted(case) -> set:
+    """The digests the case may have: the main file's, and for a log-taking learner the
+    one recorded with the C library's logarithm. Both are accepted whatever this CPU
+    reports, because which logarithm numpy dispatches to is numpy's choice, not the
+    package's; a changed tree matches neither."""
+    return {d for d in (_read(SNAPSHOT).get(case), _read(SNAPSHOT_PLAIN_LOG).get(case)) if d}
 
 
 def _record(case, got):
@@ -186,9 +187,9 @@ def test_tree_unchanged(case):
     if os.environ.get("TREEBOOK_UPDATE_SNAPSHOTS"):
         _record(case, got)
         return
-    stored = _stored()
-    assert case in stored, f"no snapshot for {case}; record it with TREEBOOK_UPDATE_SNAPSHOTS=1"
-    assert got == stored[case], f"{case}: the fitted tree changed"
+    accepted = _accepted(case)
+    assert accepted, f"no snapshot for {case}; record it with TREEBOOK_UPDATE_SNAPSHOTS=1"
+    assert got in accepted, f"{case}: the fitted tree changed"
 
 
 def test_plain_log_digests_only_for_learners_that_take_logarithms():
