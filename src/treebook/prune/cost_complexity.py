@@ -61,6 +61,7 @@ __all__ = [
     "ALPHA_RTOL",
     "alpha_candidates",
     "choose_alpha",
+    "CV_ERROR_RTOL",
     "select_alpha_cv",
 ]
 
