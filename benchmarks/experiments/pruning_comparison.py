@@ -264,6 +264,14 @@ def _commit() -> str:
         return "unknown"
 
 
+def _load() -> str:
+    """The 1-, 5- and 15-minute load averages (the machine is shared)."""
+    try:
+        return " ".join(f"{v:.1f}" for v in os.getloadavg())
+    except OSError:  # pragma: no cover - not available
+        return "unknown"
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--datasets", nargs="*", default=list(DATASETS))
@@ -274,6 +282,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     started = datetime.now(timezone.utc)
     commit = _commit()
+    load_start = _load()
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     command = "python benchmarks/experiments/pruning_comparison.py " + " ".join(
         sys.argv[1:] if argv is None else argv)
@@ -287,7 +296,9 @@ def main(argv=None):
         with open(args.out, "w") as fh:
             fh.write(f"# command: {command.strip()}\n"
                      f"# started: {started.isoformat(timespec='seconds')}\n"
-                     f"# commit: {commit}\n# datasets done: {' '.join(done)}\n")
+                     f"# commit: {commit}\n"
+                     f"# load average at start: {load_start}, now: {_load()}\n"
+                     f"# datasets done: {' '.join(done)}\n")
             table.to_csv(fh, index=False, float_format="%.6g")
         side = os.path.splitext(args.out)[0] + ".json"
         with open(side, "w") as fh:
