@@ -15,7 +15,7 @@ Reference, in the same run: the same learner on a numeric column of the same ``n
 (``e_c`` plus noise), so ``ratio`` = categorical fit / numeric fit; a subset search that
 is ``O(K·L log L)`` keeps it near a constant as ``L`` grows. Fit times are medians of
 ``--repeats`` fits after a warm-up fit (imports, compiled kernels from the cache).
-**Peak memory**: in one child process per target and grower, each fit's peak RSS
+**Peak memory**: in one child process, each fit's peak RSS
 (``VmHWM`` after resetting it through ``/proc/self/clear_refs``) minus the RSS before it
 (Linux only), the data already built.
 
@@ -108,37 +108,42 @@ MEM_CHILD = r"""
 import json, sys
 sys.path.insert(0, sys.argv[1])
 from bench_categorical_levels import make_data, make_estimator
-target, grower, rows_per_level = sys.argv[2], sys.argv[3], int(sys.argv[4])
-levels = [int(v) for v in sys.argv[5:]]
+config = json.loads(sys.argv[2])
 def status_kib(key):
     with open("/proc/self/status") as fh:
         for line in fh:
             if line.startswith(key + ":"):
                 return int(line.split()[1])
-def peak_mib(X, y):
+def peak_mib(target, grower, X, y):
     with open("/proc/self/clear_refs", "w") as fh:
         fh.write("5")  # reset the high-water mark: VmHWM becomes the fit's own peak
     base = status_kib("VmRSS")
     make_estimator(target, grower).fit(X, y)
     return (status_kib("VmHWM") - base) / 1024
-wx, wxn, wy = make_data(target, 50, 10, seed=1)
-make_estimator(target, grower).fit(wx, wy)  # warm up: imports and caches are not the fit's
-make_estimator(target, grower).fit(wxn, wy)
-out = {}
-for L in levels:
-    X, Xn, y = make_data(target, L, rows_per_level)
-    out[L] = [peak_mib(X, y), peak_mib(Xn, y)]
-    del X, Xn, y
+out = []
+for target in config["targets"]:
+    for grower in config["growers"]:
+        wx, wxn, wy = make_data(target, 50, 10, seed=1)
+        make_estimator(target, grower).fit(wx, wy)  # warm up: imports and caches
+        make_estimator(target, grower).fit(wxn, wy)
+        for L in config["levels"]:
+            X, Xn, y = make_data(target, L, config["rows_per_level"])
+            out.append([target, grower, L, peak_mib(target, grower, X, y),
+                        peak_mib(target, grower, Xn, y)])
+            del X, Xn, y
 print(json.dumps(out))
 """
 
 
-def bench_memory(target: str, grower: str, levels, rows_per_level: int) -> dict:
-    """``{L: (categorical peak MiB, numeric peak MiB)}`` from one child process."""
-    res = subprocess.run([sys.executable, "-c", MEM_CHILD, HERE, target, grower,
-                          str(rows_per_level), *map(str, levels)],
+def bench_memory(targets, growers, levels, rows_per_level: int) -> dict:
+    """``{(target, grower, L): (categorical peak MiB, numeric peak MiB)}``, measured in
+    one child process (fits in increasing ``L``; the high-water mark reset before each)."""
+    config = {"targets": list(targets), "growers": list(growers), "levels": list(levels),
+              "rows_per_level": rows_per_level}
+    res = subprocess.run([sys.executable, "-c", MEM_CHILD, HERE, json.dumps(config)],
                          check=True, capture_output=True, text=True)
-    return {int(k): v for k, v in json.loads(res.stdout.strip().splitlines()[-1]).items()}
+    return {(t, g, int(L)): (a, b)
+            for t, g, L, a, b in json.loads(res.stdout.strip().splitlines()[-1])}
 
 
 def log_slope(rows, target, grower, lo=1e3, hi=1e5):
@@ -205,14 +210,14 @@ def main(argv=None) -> dict:
     levels = [int(v) for v in args.levels]
     commit = current_commit()  # the code this process imports
     rows = []
+    mem = ({} if args.no_memory
+           else bench_memory(args.targets, args.growers, levels, args.rows_per_level))
     for target in args.targets:
         for grower in args.growers:
-            mem = ({} if args.no_memory
-                   else bench_memory(target, grower, levels, args.rows_per_level))
             for L in levels:
                 row = bench_time(target, grower, L, args.rows_per_level, args.repeats)
-                if L in mem:
-                    row["peak_mib"], row["numeric_peak_mib"] = mem[L]
+                if (target, grower, L) in mem:
+                    row["peak_mib"], row["numeric_peak_mib"] = mem[target, grower, L]
                 rows.append(row)
                 write_csv(args.out, rows, argv, commit)
     slopes = {(t, g): log_slope(rows, t, g) for t in args.targets for g in args.growers}
