@@ -15,9 +15,9 @@ Reference, in the same run: the same learner on a numeric column of the same ``n
 (``e_c`` plus noise), so ``ratio`` = categorical fit / numeric fit; a subset search that
 is ``O(K·L log L)`` keeps it near a constant as ``L`` grows. Fit times are medians of
 ``--repeats`` fits after a warm-up fit (imports, compiled kernels from the cache).
-**Peak memory**: in one child process, each fit's peak RSS
-(``VmHWM`` after resetting it through ``/proc/self/clear_refs``) minus the RSS before it
-(Linux only), the data already built.
+**Peak memory**: in one child process per target and grower (increasing ``L``), each
+fit's peak RSS (``VmHWM`` after resetting it through ``/proc/self/clear_refs``) minus the
+RSS before it (Linux only), the data already built.
 
 The script prints, per target and grower, the least-squares slope of ``log fit time``
 against ``log L`` over ``10^3 ≤ L ≤ 10^5`` (issue 22's target: ≤ 1.2), and writes it into
@@ -136,14 +136,19 @@ print(json.dumps(out))
 
 
 def bench_memory(targets, growers, levels, rows_per_level: int) -> dict:
-    """``{(target, grower, L): (categorical peak MiB, numeric peak MiB)}``, measured in
-    one child process (fits in increasing ``L``; the high-water mark reset before each)."""
-    config = {"targets": list(targets), "growers": list(growers), "levels": list(levels),
-              "rows_per_level": rows_per_level}
-    res = subprocess.run([sys.executable, "-c", MEM_CHILD, HERE, json.dumps(config)],
-                         check=True, capture_output=True, text=True)
-    return {(t, g, int(L)): (a, b)
-            for t, g, L, a, b in json.loads(res.stdout.strip().splitlines()[-1])}
+    """``{(target, grower, L): (categorical peak MiB, numeric peak MiB)}``: one child
+    process per target and grower, fitting in increasing ``L`` (a heap grown by a larger
+    fit would hide a smaller fit's peak; the high-water mark is reset before each)."""
+    out = {}
+    for target in targets:
+        for grower in growers:
+            config = {"targets": [target], "growers": [grower],
+                      "levels": sorted(levels), "rows_per_level": rows_per_level}
+            res = subprocess.run([sys.executable, "-c", MEM_CHILD, HERE, json.dumps(config)],
+                                 check=True, capture_output=True, text=True)
+            out.update({(t, g, int(L)): (a, b) for t, g, L, a, b
+                        in json.loads(res.stdout.strip().splitlines()[-1])})
+    return out
 
 
 def log_slope(rows, target, grower, lo=1e3, hi=1e5):

@@ -21,12 +21,12 @@ def _script():
 def test_smoke_run_writes_its_csv(tmp_path):
     bench = _script()
     out = tmp_path / "levels.csv"
-    result = bench.main(["--smoke", "--out", str(out)])
+    result = bench.main(["--smoke", "--targets", "2 classes", "regression", "--out", str(out)])
     head = out.read_text().splitlines()[:4]
     assert [h.split(":")[0] for h in head] == ["# command", "# commit", "# date",
                                                "# load average"]
     table = bench.read_csv(out)
-    assert len(table) == 3 * 2 * 2  # targets × growers × levels
+    assert len(table) == 2 * 2 * 2  # targets × growers × levels
     assert set(table.L) == {100, 300} and (table.n == 5 * table.L).all()
     assert (table.fit_s > 0).all() and (table.numeric_fit_s > 0).all()
     assert table.peak_mib.notna().all()
