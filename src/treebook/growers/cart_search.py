@@ -20,13 +20,13 @@ import numpy as np
 
 from ..core.criteria import get_criterion
 from ..core.feature_draw import features_to_consider, node_permutation
-from ..core.cart_scores import FEATURE_THRESHOLD, IMPURITY_TOLERANCE, class_split_score, first_best, midpoint_threshold, subset_branch_of_code, tie_floor
+from ..core.cart_scores import FEATURE_THRESHOLD, IMPURITY_TOLERANCE, class_split_score, first_best, midpoint_threshold, tie_floor
 from ..core.splits import Split, node_summaries, threshold_moments, threshold_tables
 from ..core.tree import NodeKind, Tree
 from .bestfirst import grow_best_first
 from .levelwise import grow_levelwise
 from .recursive import NodeStats, grow_tree
-from .subsets import MAX_EXHAUSTIVE_CATEGORIES, node_subset_masks, subset_candidates
+from .subsets import MAX_EXHAUSTIVE_CATEGORIES, node_subset_candidates, subset_candidates
 from .surrogates import absolute_improvement, rpart_left_branch, surrogate_splits
 
 __all__ = ["MISSING_RULES", "cart_split_finder", "grow_cart", "learn_candidates",
@@ -95,13 +95,10 @@ def learn_candidates(x, y, w, node, n_classes, criterion, categorical, n_categor
         stat_k = np.bincount(yk, weights=wk, minlength=n_classes).astype(float)
         stat_m = np.bincount(y[nan], weights=w[nan], minlength=n_classes).astype(float)
     if categorical:
-        found = node_subset_masks(xk.astype(np.int64), yk, wk, n_classes, n_categories)
-        if found is None:
+        cands = node_subset_candidates(xk.astype(np.int64), yk, wk, n_classes, n_categories)
+        if cands is None:
             return None
-        masks, stats, rows_per_cat, present = found
-        left = masks.astype(float) @ stats
-        n_left = masks.astype(np.int64) @ rows_per_cat
-        thresholds = np.full(masks.shape[0], np.nan)
+        left, n_left = cands.sums()
     else:
         if not xk.max() > xk.min() + FEATURE_THRESHOLD:
             return None  # constant known values: scikit-learn skips the feature
@@ -117,15 +114,13 @@ def learn_candidates(x, y, w, node, n_classes, criterion, categorical, n_categor
         lower, upper, left = lower[ok], upper[ok], left[ok]
         n_left = np.searchsorted(np.sort(xk), lower, side="right")
         thresholds = midpoint_threshold(lower, upper)
-        masks = None
     found = learn_split_of_sums(left, n_left, stat_k, stat_m, xk.size, n_miss, node,
                                 n_classes, criterion, min_samples_leaf, min_weight_leaf)
     if found is None:
         return None
     score, j, go = found
     if categorical:
-        mask = masks[j] if j >= 0 else np.isin(np.arange(n_categories), present)
-        return score, np.nan, subset_branch_of_code(mask, present), go
+        return score, np.nan, cands.branch_of_code(j), go
     return score, (float(thresholds[j]) if j >= 0 else np.inf), None, go
 
 

@@ -15,12 +15,12 @@ import numpy as np
 
 from ..core.criteria import get_criterion
 from ..core.splits import CONSTANT_RESIDUE
-from ..core.cart_scores import FEATURE_THRESHOLD, IMPURITY_TOLERANCE, class_split_score, first_best, midpoint_threshold, subset_branch_of_code, tie_floor
+from ..core.cart_scores import FEATURE_THRESHOLD, IMPURITY_TOLERANCE, class_split_score, first_best, midpoint_threshold, tie_floor
 from ..core.tree import NodeKind, Tree, TreeBuilder
 from ..kernels.hist import level_histogram
 from .binning import BinMapper, row_blocks
 from .cart_search import learn_split_of_sums, missing_rule_of_tree
-from .subsets import subset_masks, subset_split_of_stats
+from .subsets import SubsetCandidates, subset_split_of_stats
 
 __all__ = ["combine_histograms", "tree_sum", "numpy_level_histograms", "best_bin_split",
            "BinSplit", "grow_hist"]
@@ -136,19 +136,17 @@ def _subset_bin_split(f, h, hm, value, total_w, n_classes, criterion, min_sample
         score, _, boc = found
         route[:L] = boc == 1
         return BinSplit(score, f, route, branch_of_code=boc)
-    present = np.flatnonzero(rows_per_cat > 0)
-    if present.size < 2:
+    cands = SubsetCandidates(stats, rows_per_cat, n_classes, L)
+    if cands.present.size < 2:
         return None
-    masks = subset_masks(stats, present, n_classes, L)
-    found = learn_split_of_sums(masks.astype(float) @ stats,
-                                masks.astype(np.int64) @ rows_per_cat, stats.sum(axis=0),
+    left, n_left = cands.sums()
+    found = learn_split_of_sums(left, n_left, stats.sum(axis=0),
                                 _sums(hm, n_classes), int(rows_per_cat.sum()), n_miss,
                                 (value, total_w), n_classes, criterion, min_samples_leaf)
     if found is None:
         return None
     score, j, go = found
-    mask = masks[j] if j >= 0 else np.isin(np.arange(L), present)
-    boc = subset_branch_of_code(mask, present)
+    boc = cands.branch_of_code(j)
     route[:L] = boc == 1
     route[-1] = go
     return BinSplit(score, f, route, branch_of_code=boc, missing_go=go)

@@ -183,15 +183,56 @@ def branch_conditions(tree: Tree, node: int) -> list[Condition]:
     if kind == NodeKind.THRESHOLD:
         t = threshold_value(tree, f, float(tree.threshold[node]))
         return [Condition(name, "<=", t), Condition(name, ">", t)]
-    codes = tree.codes_of(node)
+    # the categories of every branch in one pass (increasing codes within a branch):
+    # O(L log L) for the node, not O(L) per branch
+    codes = np.asarray(tree.codes_of(node))
+    n_b = tree.n_branches(node)
+    seen = np.flatnonzero((codes >= 0) & (codes < n_b))
+    seen = seen[np.argsort(codes[seen], kind="stable")]
+    bounds = np.searchsorted(codes[seen], np.arange(n_b + 1))
     out = []
-    for b in range(tree.n_branches(node)):
-        labels = tuple(_category(tree, f, c) for c in np.flatnonzero(codes == b))
+    for b in range(n_b):
+        labels = tuple(_category(tree, f, int(c)) for c in seen[bounds[b]:bounds[b + 1]])
         if kind == NodeKind.MULTIWAY and len(labels) == 1:
             out.append(Condition(name, "=", labels[0]))
         else:
             out.append(Condition(name, "in", labels))
     return out
+
+
+def _branch_index(tree: Tree) -> np.ndarray:
+    """Per node, its branch number under its parent (``-1`` for the root): one pass over
+    the children arrays, so a walk never searches a parent's children for a child."""
+    out = np.full(tree.node_count, -1, dtype=np.int64)
+    ptr = np.asarray(tree.children_ptr)
+    children = np.asarray(tree.children)
+    counts = np.diff(ptr)
+    within = np.arange(children.shape[0]) - np.repeat(ptr[:-1], counts)
+    ok = (children >= 0) & (children < tree.node_count)
+    out[children[ok]] = within[ok]
+    return out
+
+
+class _ConditionsOf:
+    """``branch_conditions`` of each parent, computed once and kept while its children are
+    rendered (a walk over ``n`` nodes then costs the size of its conditions, not
+    ``n × branches``)."""
+
+    def __init__(self, tree: Tree):
+        self.tree = tree
+        self.branch = _branch_index(tree)
+        self._cache: dict[int, list[Condition]] = {}
+        self.computed = 0  # how many nodes' conditions were built (tests count it)
+
+    def of_parent(self, parent: int) -> list[Condition]:
+        if parent not in self._cache:
+            self._cache[parent] = branch_conditions(self.tree, parent)
+            self.computed += 1
+        return self._cache[parent]
+
+    def of_child(self, child: int) -> Condition:
+        """The condition on the edge into ``child`` (not the root)."""
+        return self.of_parent(int(self.tree.parent[child]))[int(self.branch[child])]
 
 
 def path_conditions(tree: Tree, node: int, *, unknown_shares: bool = False,
@@ -224,28 +265,41 @@ def _both(a: float | None, b: float | None) -> float | None:
     return None if a is None or b is None else a * b
 
 
+def _merge(out: dict, c: Condition):
+    """Add condition ``c`` to the merged tests ``out`` (keyed by feature and kind of test);
+    returns ``(key, previous)``, what :func:`_simplify`'s walk needs to undo it."""
+    if c.op in ("=", "in"):
+        key = (c.feature, "set")
+        labels = (c.value,) if c.op == "=" else tuple(c.value)
+        unknown = c.unknown
+        if key in out:
+            prev = out[key]
+            old = (prev.value,) if prev.op == "=" else prev.value
+            try:  # a set: O(|old| + |labels|) for many-level columns, not the product
+                inside = set(labels)
+                labels = tuple(v for v in old if v in inside)
+            except TypeError:  # unhashable labels
+                labels = tuple(v for v in old if v in labels)
+            unknown = _both(prev.unknown, unknown)
+        merged = Condition(c.feature, "=", labels[0], unknown) if len(labels) == 1 \
+            else Condition(c.feature, "in", labels, unknown)
+    else:
+        key = (c.feature, c.op)
+        merged = c
+        if key in out:
+            better = min if c.op == "<=" else max
+            merged = Condition(c.feature, c.op, better(out[key].value, c.value),
+                               _both(out[key].unknown, c.unknown))
+    previous = out.get(key)
+    out[key] = merged
+    return key, previous
+
+
 def _simplify(conds: list[Condition]) -> list[Condition]:
     """Merge repeated tests of one feature: the tightest thresholds, intersected sets."""
     out: dict[tuple[str, str], Condition] = {}
     for c in conds:
-        if c.op in ("=", "in"):
-            key = (c.feature, "set")
-            labels = (c.value,) if c.op == "=" else tuple(c.value)
-            unknown = c.unknown
-            if key in out:
-                prev = out[key]
-                old = (prev.value,) if prev.op == "=" else prev.value
-                labels = tuple(v for v in old if v in labels)
-                unknown = _both(prev.unknown, unknown)
-            out[key] = Condition(c.feature, "=", labels[0], unknown) if len(labels) == 1 \
-                else Condition(c.feature, "in", labels, unknown)
-        else:
-            key = (c.feature, c.op)
-            if key in out:
-                better = min if c.op == "<=" else max
-                c = Condition(c.feature, c.op, better(out[key].value, c.value),
-                              _both(out[key].unknown, c.unknown))
-            out[key] = c
+        _merge(out, c)
     return list(out.values())
 
 
@@ -307,6 +361,53 @@ class RuleSet(list):
         return self.to_frame().to_html(index=False, float_format=lambda x: f"{x:.3g}")
 
 
+def _leaf_conditions(tree: Tree, *, simplify: bool, unknown_shares: bool,
+                     missing="distribute") -> dict[int, list[Condition]]:
+    """Every leaf's path conditions (:func:`path_conditions`, merged by :func:`_simplify`
+    when ``simplify``) in one depth-first walk: each edge's condition is built once and
+    pushed on entering the child, undone on leaving it, so the walk costs the size of the
+    rules it returns, not the sum of the depths times the branching."""
+    policy = get_routing(missing) if unknown_shares else None
+    conds_of = _ConditionsOf(tree)
+    out: dict[int, list[Condition]] = {}
+    path: list[Condition] = []      # simplify=False: the conditions root first
+    merged: dict = {}                # simplify=True: the merged tests so far
+    undo: list = []                  # per level: how to restore ``path`` / ``merged``
+    shares: dict = {}                # per parent: its branches' unknown-value shares
+    stack = [(0, False)]
+    while stack:
+        node, leaving = stack.pop()
+        if leaving:  # restore the state the parent had
+            if simplify:
+                key, previous = undo.pop()
+                if previous is None:
+                    del merged[key]
+                else:
+                    merged[key] = previous
+            else:
+                path.pop()
+            continue
+        if node > 0:
+            cond = conds_of.of_child(node)
+            if unknown_shares:
+                parent = int(tree.parent[node])
+                if parent not in shares:  # once per parent, not once per child
+                    shares[parent] = policy.shares(tree.weighted_n[tree.children_of(parent)])
+                share = float(shares[parent][conds_of.branch[node]])
+                cond = Condition(cond.feature, cond.op, cond.value, share)
+            if simplify:
+                undo.append(_merge(merged, cond))
+            else:
+                path.append(cond)
+            stack.append((node, True))
+        if tree.kind[node] == NodeKind.LEAF:
+            out[node] = list(merged.values()) if simplify else list(path)
+            continue
+        children = [int(c) for c in tree.children_of(node) if 0 <= c < tree.node_count]
+        stack.extend((c, False) for c in reversed(children))
+    return out
+
+
 def to_rules(tree: Tree, *, target_name: str = "class", simplify: bool = True,
              show_missing: bool = False, missing="distribute") -> RuleSet:
     """One IF-THEN rule per leaf, in the leaves' left-to-right order.
@@ -323,10 +424,10 @@ def to_rules(tree: Tree, *, target_name: str = "class", simplify: bool = True,
     check_tree(tree)
     rules = RuleSet()
     classes = _class_names(tree) if not tree.is_regression else []
+    conds_of_leaf = _leaf_conditions(tree, simplify=simplify, unknown_shares=show_missing,
+                                     missing=missing)
     for leaf in np.flatnonzero(tree.is_leaf):
-        conds = path_conditions(tree, leaf, unknown_shares=show_missing, missing=missing)
-        if simplify:
-            conds = _simplify(conds)
+        conds = conds_of_leaf[int(leaf)]
         n = float(tree.weighted_n[leaf])
         if tree.is_regression:
             rules.append(Rule(tuple(conds), float(tree.value[leaf, 0]), n, None, int(leaf),
@@ -360,6 +461,7 @@ def export_text(tree: Tree, *, max_depth: int | None = None, node_ids: bool = Fa
     check_tree(tree)
     max_depth = check_depth_limit(max_depth)
     lines = []
+    conds_of = _ConditionsOf(tree)
     for node in range(tree.node_count):
         depth = int(tree.depth[node])
         if max_depth is not None and depth > max_depth:
@@ -367,9 +469,7 @@ def export_text(tree: Tree, *, max_depth: int | None = None, node_ids: bool = Fa
         if node == 0:
             head = "root"
         else:
-            parent = int(tree.parent[node])
-            b = int(np.flatnonzero(tree.children_of(parent) == node)[0])
-            head = "|   " * (depth - 1) + "|--- " + str(branch_conditions(tree, parent)[b])
+            head = "|   " * (depth - 1) + "|--- " + str(conds_of.of_child(node))
         tag = f"#{node} " if node_ids else ""
         line = f"{head}: {tag}{_node_summary(tree, node, precision)}"
         if tree.kind[node] == NodeKind.LEAF:
@@ -505,6 +605,7 @@ def to_graphviz(tree: Tree, *, max_depth: int | None = None, highlight: Iterable
     if tree.is_regression:
         vals = tree.value[:, 0]
         lo, hi = float(vals.min()), float(vals.max())
+    conds_of = _ConditionsOf(tree)
     for node in range(tree.node_count):
         depth = int(tree.depth[node])
         if max_depth is not None and depth > max_depth:
@@ -548,8 +649,7 @@ def to_graphviz(tree: Tree, *, max_depth: int | None = None, highlight: Iterable
         g.node(f"n{node}", _html_label(lines), **attrs)
         if node > 0:
             parent = int(tree.parent[node])
-            b = int(np.flatnonzero(tree.children_of(parent) == node)[0])
-            label = branch_conditions(tree, parent)[b].edge_label()
+            label = conds_of.of_child(node).edge_label()
             eattrs = {"penwidth": "2.5", "color": "#000000"} if node in hl and parent in hl else {}
             label = label.replace("\\", "\\\\")  # a backslash would start a dot escape
             g.edge(f"n{parent}", f"n{node}", label=" " + label + " ", **eattrs)
