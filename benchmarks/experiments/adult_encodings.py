@@ -86,7 +86,7 @@ def main():
                    help="household-id levels (default: rows / 4)")
     args = p.parse_args()
     X, y = adult("train", args.rows)
-    X_test, y_test = adult("test")
+    X_test, y_test = adult("test", args.test_rows)
     folds = repeated_folds(y, args.splits, args.repeats, random_state=0)
     out = run(X, y, X_test, y_test, folds, METHODS, "adult")
     levels = args.id_levels or len(y) // 4

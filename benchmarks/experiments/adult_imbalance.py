@@ -64,7 +64,7 @@ def main():
     args = p.parse_args()
     X, y = adult("train", args.rows)
     X = fill_missing(X)
-    X_test, y_test = adult("test")
+    X_test, y_test = adult("test", args.test_rows)
     X_test = fill_missing(X_test)
     rows, curves = [], []
     folds = repeated_folds(y, args.splits, args.repeats, random_state=0)

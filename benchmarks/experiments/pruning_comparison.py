@@ -48,6 +48,7 @@ from treebook.prune import (ccp_sequence, critical_value_path, distance_to_optim
                             minimum_error_path, pre_prune_path, prune_ccp, prune_error_based,
                             prune_minimum_error, prune_optimal, prune_pessimistic,
                             prune_reduced_error, pruning_set_errors, select_alpha_cv)
+from treebook.teaching.experiments import load_average, results_path
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(HERE, "results")
@@ -270,8 +271,14 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=10)
     ap.add_argument("--no-cv", action="store_true", help="skip CART's cross-validated α")
     ap.add_argument("--cv-folds", type=int, default=10, help="folds of CART's cross-validated α")
-    ap.add_argument("--out", default=os.path.join(RESULTS, "pruning_comparison.csv"))
+    ap.add_argument("--out", default=os.path.join(RESULTS, "pruning_comparison.csv"),
+                    help="CSV path, or a folder for pruning_comparison.csv (and its .json)")
+    ap.add_argument("--smoke", action="store_true",
+                    help="iris and titanic, one repeat, 3-fold CV for α: seconds")
     args = ap.parse_args(argv)
+    if args.smoke:
+        args.datasets, args.repeats, args.cv_folds = ["iris", "titanic"], 1, 3
+    args.out = str(results_path(args.out, "pruning_comparison.csv"))
     started = datetime.now(timezone.utc)
     commit = _commit()
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
@@ -287,7 +294,9 @@ def main(argv=None):
         with open(args.out, "w") as fh:
             fh.write(f"# command: {command.strip()}\n"
                      f"# started: {started.isoformat(timespec='seconds')}\n"
-                     f"# commit: {commit}\n# datasets done: {' '.join(done)}\n")
+                     f"# commit: {commit}\n# datasets done: {' '.join(done)}\n"
+                     f"# date: {datetime.now(timezone.utc).isoformat(timespec='seconds')}\n"
+                     f"# load average: {load_average()} (when written)\n")
             table.to_csv(fh, index=False, float_format="%.6g")
         side = os.path.splitext(args.out)[0] + ".json"
         with open(side, "w") as fh:
