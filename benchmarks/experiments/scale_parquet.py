@@ -94,14 +94,16 @@ def _peak_rss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
-def run_one(files, max_bins, workers, max_depth):
-    """Fit once on a fresh cluster; per-pass rows of the result table."""
+def run_one(files, max_bins, workers, max_depth, processes=True):
+    """Fit once on a fresh cluster; per-pass rows of the result table. ``processes=False``
+    (``--smoke``) runs the workers as threads: the same scheduler and passes without the
+    seconds of starting worker processes."""
     import distributed
 
     from treebook.growers import binning as hist
     from treebook.hist import HistCARTClassifier
 
-    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
                                   host="127.0.0.1", dashboard_address="127.0.0.1:0",
                                   scheduler_kwargs={"dashboard": False},
                                   memory_limit="3GiB") as cluster, \
@@ -112,9 +114,9 @@ def run_one(files, max_bins, workers, max_depth):
                                                                   time.perf_counter()))
         original = hist.BinMapper.from_summaries.__func__
 
-        def stamped(cls, per_feature, bins):  # the end of the bins pass
+        def stamped(cls, per_feature, bins, *rest, **kw):  # the end of the bins pass
             stamps.append((-1, 0, time.perf_counter()))
-            return original(cls, per_feature, bins)
+            return original(cls, per_feature, bins, *rest, **kw)
 
         hist.BinMapper.from_summaries = classmethod(stamped)
         start = time.perf_counter()
@@ -147,7 +149,8 @@ def main(argv=None):
                    help="CSV path, or a folder for scale_parquet.csv")
     p.add_argument("--quick", action="store_true", help="2·10^4 rows, seconds")
     p.add_argument("--smoke", action="store_true",
-                   help="4·10^3 rows in partitions of 10^3, the files beside --out")
+                   help="4·10^3 rows in partitions of 10^3 (the files beside --out), one "
+                        "configuration, depth 2")
     args = p.parse_args(argv)
     from treebook.teaching.experiments import load_average, results_path
 
@@ -170,6 +173,8 @@ def main(argv=None):
         (max(1, n_full * 3 // 10), 64, 2),                # against n
         (n_full, 64, 2),                                  # the headline run
     ]
+    if args.smoke:  # one cluster (its start-up is most of a smoke run's time), two levels
+        configs, args.max_depth = [(n_full, 16, 2)], 2
     try:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
                                 cwd=HERE).stdout.strip()
@@ -179,7 +184,7 @@ def main(argv=None):
     rows = []
     for k, bins, workers in configs:
         t = time.perf_counter()
-        rows += run_one(files[:k], bins, workers, args.max_depth)
+        rows += run_one(files[:k], bins, workers, args.max_depth, processes=not args.smoke)
         print(f"n={k * per_file} bins={bins} workers={workers}: "
               f"{time.perf_counter() - t:.1f} s", flush=True)
         table = pd.DataFrame(rows)
