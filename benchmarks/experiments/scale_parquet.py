@@ -94,16 +94,14 @@ def _peak_rss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
-def run_one(files, max_bins, workers, max_depth, processes=True):
-    """Fit once on a fresh cluster; per-pass rows of the result table. ``processes=False``
-    (``--smoke``) runs the workers as threads: the same scheduler and passes without the
-    seconds of starting worker processes."""
+def run_one(files, max_bins, workers, max_depth):
+    """Fit once on a fresh cluster; per-pass rows of the result table."""
     import distributed
 
     from treebook.growers import binning as hist
     from treebook.hist import HistCARTClassifier
 
-    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=processes,
+    with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                   host="127.0.0.1", dashboard_address="127.0.0.1:0",
                                   scheduler_kwargs={"dashboard": False},
                                   memory_limit="3GiB") as cluster, \
@@ -173,8 +171,8 @@ def main(argv=None):
         (max(1, n_full * 3 // 10), 64, 2),                # against n
         (n_full, 64, 2),                                  # the headline run
     ]
-    if args.smoke:  # one cluster (its start-up is most of a smoke run's time), two levels
-        configs, args.max_depth = [(n_full, 16, 2)], 2
+    if args.smoke:  # one cluster of one worker (start-up is most of a smoke run), 2 levels
+        configs, args.max_depth = [(n_full, 16, 1)], 2
     try:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
                                 cwd=HERE).stdout.strip()
@@ -184,7 +182,7 @@ def main(argv=None):
     rows = []
     for k, bins, workers in configs:
         t = time.perf_counter()
-        rows += run_one(files[:k], bins, workers, args.max_depth, processes=not args.smoke)
+        rows += run_one(files[:k], bins, workers, args.max_depth)
         print(f"n={k * per_file} bins={bins} workers={workers}: "
               f"{time.perf_counter() - t:.1f} s", flush=True)
         table = pd.DataFrame(rows)
