@@ -149,8 +149,6 @@ def test_smoke_run(script, tmp_path):
     assert script.stem in EXPECTED, (
         f"{script.name} is a new experiment: give it --smoke and --out DIR, and list the "
         f"CSVs it writes in EXPECTED")
-    text = script.read_text()
-    assert "--smoke" in text and "--out" in text, f"{script.name} has no --smoke / --out"
     done = _run(script, tmp_path)
     assert done.returncode == 0, f"{script.name} --smoke failed:\n{done.stderr[-3000:]}"
     written = {p.name for p in tmp_path.rglob("*.csv")}

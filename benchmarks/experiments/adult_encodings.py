@@ -15,6 +15,7 @@ Usage::
 
     nice python benchmarks/experiments/adult_encodings.py                 # full
     python benchmarks/experiments/adult_encodings.py --rows 3000 --splits 3 --repeats 1
+    python benchmarks/experiments/adult_encodings.py --smoke --out /tmp/adult_encodings   # seconds
 
 Writes ``results/adult_encodings.csv``: one row per (data, method, repeat, fold);
 ``split`` is ``cv`` or ``test`` (``repeat = fold = -1``).

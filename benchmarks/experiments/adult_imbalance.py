@@ -18,6 +18,7 @@ Usage::
 
     nice python benchmarks/experiments/adult_imbalance.py                # full
     python benchmarks/experiments/adult_imbalance.py --rows 3000 --splits 3 --repeats 1
+    python benchmarks/experiments/adult_imbalance.py --smoke --out /tmp/adult_imbalance   # seconds
 """
 
 from __future__ import annotations
