@@ -19,7 +19,9 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from tree_invariants import assert_tree_invariants
 from treebook import CARTClassifier, CARTRegressor, ID3Classifier
 from treebook.datasets import load_loan
-from treebook.prune.cost_complexity import (cost_complexity_path, node_risk, prune_ccp,
+from treebook.prune.cost_complexity import (ALPHA_RTOL, PruningPath, alpha_candidates,
+                                            breiman_steps, choose_alpha,
+                                            cost_complexity_path, node_risk, prune_ccp,
                                             select_alpha_cv)
 from treebook.core.tree import NodeKind
 
@@ -172,7 +174,126 @@ def test_path_works_for_multiway_trees():
     assert_tree_invariants(prune_ccp(tree, 0.05, risk="misclassification"))
 
 
+# ----------------------------------------------------------------- Breiman's sequence
+# Two branches with the same α (misclassified cases over 16, by hand): node 5
+# ([2, 1] -> [1, 0], [1, 1]) lowers no error, α = 0; then node 1 ([6, 2] -> [6, 1], [0, 1])
+# has α = (2 - 1)/1 = 1, node 4 ([2, 6] -> [2, 1], [0, 5]) α = (2 - 1)/1 = 1 and the root
+# (8 - 2)/3 = 2; with both cut, the root's α = (8 - 4)/1 = 4.
+TIED = (0, 0.5, [8, 8], [
+    (1, 0.5, [6, 2], [[6, 1], [0, 1]]),
+    (1, 0.5, [2, 6], [(2, 0.5, [2, 1], [[1, 0], [1, 1]]), [0, 5]]),
+])
+
+
+def test_ccp_sequence_prunes_tied_links_in_one_step():
+    from prune_trees import build
+
+    from treebook.prune import ccp_sequence
+
+    tree = build(TIED)
+    # scikit-learn's path: one node per step, so the 3-leaf tree between the ties
+    path = cost_complexity_path(tree, risk="misclassification")
+    assert np.allclose(path.ccp_alphas, [0, 0, 1 / 16, 1 / 16, 4 / 16], rtol=1e-12, atol=0)
+    assert path.n_leaves.tolist() == [5, 4, 3, 2, 1]
+    # Breiman's: T(0) (node 5 cut), both tied links at once, the root
+    seq = ccp_sequence(tree, risk="misclassification")
+    assert np.allclose(seq.values, [0, 1 / 16, 4 / 16], rtol=1e-12, atol=0)
+    assert seq.n_leaves.tolist() == [4, 2, 1]
+    expected = [tree.prune([5]), tree.prune([1, 4]), tree.prune([0])]
+    for t, e, a in zip(seq.trees, expected, seq.values):
+        assert np.array_equal(t.kind, e.kind) and np.array_equal(t.value, e.value)
+        assert np.array_equal(prune_ccp(tree, float(a), "misclassification").kind, e.kind)
+    steps, alphas = breiman_steps(path)
+    assert steps.tolist() == [1, 3, 4] and np.array_equal(alphas, seq.values)
+
+
+def _path(alphas, root_risk):
+    a = np.asarray(alphas, float)
+    return PruningPath(a, np.linspace(0.0, root_risk, a.size), np.arange(a.size, 0, -1),
+                       np.arange(a.size) - 1, tree=None)
+
+
+def test_breiman_tie_tolerance_is_relative_to_the_root_risk():
+    assert ALPHA_RTOL == 1e-12
+    # R(root) = 0.5: tolerance 5e-13. Noise of 1e-17 (and a negative zero) ties, 1e-11 not
+    steps, alphas = breiman_steps(_path([0, -1e-17, 0.1, 0.1 + 1e-17, 0.1 + 1e-11, 0.3],
+                                        0.5))
+    assert steps.tolist() == [1, 3, 4, 5]
+    assert alphas.tolist() == [0.0, 0.1 + 1e-17, 0.1 + 1e-11, 0.3]
+    assert np.all(np.diff(alphas) > 0)
+    # the same gaps on a 10⁶ times smaller scale (risk and α): the same groups
+    steps, _ = breiman_steps(_path(np.array([0, 0.1, 0.1 + 1e-17, 0.1 + 1e-11, 0.3]) * 1e-6,
+                                   0.5e-6))
+    assert steps.tolist() == [0, 2, 3, 4]
+
+
+def test_alpha_explorer_shows_breimans_sequence():
+    from treebook.io.explorers import alpha_explorer
+
+    X, y = load_breast_cancer(return_X_y=True)
+    half = slice(0, None, 2), slice(1, None, 2)
+    # on breast cancer with misclassification risk the one-node path repeats an α
+    tree = CARTClassifier().fit(X[half[0]], y[half[0]]).tree_
+    raw = np.maximum(cost_complexity_path(tree, "misclassification").ccp_alphas, 0)
+    assert np.unique(raw).size < raw.size
+    slider = alpha_explorer(CARTClassifier(ccp_risk="misclassification"), X[half[0]],
+                            y[half[0]], X[half[1]], y[half[1]], max_frames=100)
+    res = slider.results
+    assert np.all(np.diff(res["alpha"]) > 0) and np.all(np.diff(res["leaves"]) < 0)
+    assert res["alpha"].tolist() == breiman_steps(slider.path)[1].tolist()
+
+
 # ----------------------------------------------------------------- choosing α by CV
+def test_alpha_candidates_by_hand():
+    from prune_trees import build
+
+    # TIED: Breiman's α 0 < 1/16 < 4/16, R(root) = 8/16; the root's interval [4/16, ∞) is
+    # represented by (8/16 + 4/16)/2 = 6/16 (rpart's (1 + cp)/2 with cp = 1/2)
+    low, high, beta = alpha_candidates(build(TIED), "misclassification")
+    assert np.allclose(low, [0, 1 / 16, 4 / 16]) and np.array_equal(high[-1:], [np.inf])
+    assert np.allclose(beta, [0, np.sqrt(1 / 16 * 4 / 16), 6 / 16], rtol=1e-12, atol=0)
+    # a single leaf: one candidate, 0
+    leaf = build([3, 1])
+    assert alpha_candidates(leaf, "misclassification")[2].tolist() == [0.0]
+
+
+def test_choose_alpha_tie_rule():
+    e = [0.3, 0.2, 0.2, 0.25, 0.5]
+    # least error tied at rows 1 and 2: the larger α (row 2); 1-SE limit 0.2 + 0.03
+    assert choose_alpha(e, [0.01, 0.02, 0.03, 0.04, 0.05]) == (2, 2, pytest.approx(0.23))
+    assert choose_alpha(e, [0.01, 0.02, 0.06, 0.04, 0.05])[:2] == (2, 3)
+    assert choose_alpha(e, [0.01, 0.02, 0.06, 0.04, 0.05], "min")[:2] == (2, 2)
+    # equal up to rounding (1e-14 relative) is a tie; 1e-9 is not
+    assert choose_alpha([0.2, 0.2 * (1 + 1e-14)], [0, 0], "min")[0] == 1
+    assert choose_alpha([0.2, 0.2 * (1 + 1e-9)], [0, 0], "min")[0] == 0
+    with pytest.raises(ValueError, match="rule"):
+        choose_alpha(e, e, "2se")
+    with pytest.raises(ValueError, match="cv_error"):
+        choose_alpha([], [])
+
+
+def test_select_alpha_cv_root_row_is_the_majority_rule():
+    """The root's row is scored with every fold tree collapsed to its root: the error of
+    predicting each fold's training majority (the bug: at α_M the fold trees were stumps)."""
+    from treebook.prune.cost_complexity import _fold_ids
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X, y = X[:200], y[:200]
+    res = select_alpha_cv(CARTClassifier(), X, y, cv=5, random_state=3)
+    folds = _fold_ids(y, 5, np.random.default_rng(3), True)
+    wrong = 0
+    for k in range(5):
+        majority = np.bincount(y[folds != k]).argmax()
+        wrong += np.sum(y[folds == k] != majority)
+    t = res.table
+    assert t["n_leaves"].iloc[-1] == 1
+    assert t["cv_error"].iloc[-1] == pytest.approx(wrong / len(y), abs=1e-15)
+    p = np.bincount(y) / len(y)
+    assert t["alpha"].iloc[-1] == pytest.approx(((1 - p @ p) + t["alpha_low"].iloc[-1]) / 2)
+    # and the 1-SE choice is not the root here
+    assert prune_ccp(CARTClassifier().fit(X, y).tree_, res.alpha).n_leaves > 1
+
+
 def test_select_alpha_cv_table_and_one_se_rule():
     X, y = load_breast_cancer(return_X_y=True)
     res = select_alpha_cv(CARTClassifier(), X, y, cv=5, random_state=0)

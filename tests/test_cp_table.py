@@ -30,6 +30,21 @@ def test_kyphosis_table_equals_rpart(kyphosis):
                        atol=1e-15)
 
 
+def test_breimans_sequence_is_rparts_table_on_kyphosis(kyphosis):
+    # rpart's rows (printed above) collapse the tied complexities 4/3 (three splits), 1
+    # (five) and 1/2 (six); the one-node-per-step path has two extra trees there, Breiman's
+    # sequence none
+    from treebook.prune import ccp_sequence, cost_complexity_path
+
+    X, y = kyphosis
+    tree = CARTClassifier().fit(X, y).tree_
+    n = tree.weighted_n[0]                                   # 81 cases, R(root) = 17/81
+    seq = ccp_sequence(tree, risk="misclassification")
+    assert (seq.n_leaves - 1).tolist() == [16, 10, 5, 2, 1, 0]
+    assert np.allclose(seq.values * n, [0, 1 / 2, 1, 4 / 3, 2, 3], rtol=1e-12, atol=0)
+    assert len(cost_complexity_path(tree, risk="misclassification")) == 8
+
+
 def test_kyphosis_node_complexities_equal_rparts(kyphosis):
     X, y = kyphosis
     tree = CARTClassifier().fit(X, y).tree_

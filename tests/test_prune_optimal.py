@@ -79,11 +79,15 @@ def test_select_on_a_pruning_set():
         seq.select(X, y, rule="best")
 
 
-def test_ccp_sequence_matches_the_path():
+def test_ccp_sequence_is_breimans():
+    # SPEC by hand (misclassified cases, over 13): node 5 ([3, 1] -> [2, 0], [1, 1]) lowers
+    # no error, α = 0; without it node 4 has α = (2 - 1)/1 = 1 and the root (4 - 1)/3 = 1:
+    # tied, so Breiman prunes both at once and the sequence is T(0), then the root
     tree = build(SPEC)
     seq = ccp_sequence(tree, risk="misclassification")
-    assert seq.trees[0].node_count == tree.node_count and seq.trees[-1].node_count == 1
-    assert np.all(np.diff(seq.values) >= 0)
+    assert np.allclose(seq.values, [0, 1 / 13], rtol=1e-12, atol=0)
+    assert [t.node_count for t in seq.trees] == [7, 1]
+    assert seq.trees[0].node_count == tree.prune([5]).node_count
 
 
 @settings(max_examples=40, deadline=None)

@@ -34,7 +34,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -42,6 +41,7 @@ from adult_common import RESULTS, adult, command, parser  # noqa: E402
 
 from treebook import CARTClassifier  # noqa: E402
 from treebook.core.base import clone  # noqa: E402
+from treebook.prune.cost_complexity import choose_alpha  # noqa: E402
 from treebook.teaching.experiments import (alpha_tuner, fill_missing, grid_scores,  # noqa: E402
                                   repeated_folds, scores, write_results)
 
@@ -82,8 +82,8 @@ def main():
         _, _, table = alpha_tuner(CARTClassifier(), cv=args.inner, rule="min",
                                   random_state=1 + f.fold)(X_tr, y_tr)
         err, se = table["cv_error"].to_numpy(), table["std_error"].to_numpy()
-        best = int(np.flatnonzero(err == err.min())[-1])
-        choice = {"min": best, "1se": int(np.flatnonzero(err <= err[best] + se[best])[-1])}
+        # the package's rule (ties of the least error to the largest α)
+        choice = {rule: choose_alpha(err, se, rule)[1] for rule in ("min", "1se")}
         alpha_seconds = time.perf_counter() - t0
         for rule, k in choice.items():
             alpha = float(table["alpha"].iloc[k])

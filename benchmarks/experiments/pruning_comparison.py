@@ -281,6 +281,7 @@ def main(argv=None):
     args.out = str(results_path(args.out, "pruning_comparison.csv"))
     started = datetime.now(timezone.utc)
     commit = _commit()
+    load_start = load_average()
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     command = "python benchmarks/experiments/pruning_comparison.py " + " ".join(
         sys.argv[1:] if argv is None else argv)
@@ -294,9 +295,10 @@ def main(argv=None):
         with open(args.out, "w") as fh:
             fh.write(f"# command: {command.strip()}\n"
                      f"# started: {started.isoformat(timespec='seconds')}\n"
-                     f"# commit: {commit}\n# datasets done: {' '.join(done)}\n"
+                     f"# commit: {commit}\n"
                      f"# date: {datetime.now(timezone.utc).isoformat(timespec='seconds')}\n"
-                     f"# load average: {load_average()} (when written)\n")
+                     f"# load average: {load_start} (at start), {load_average()} (when written)\n"
+                     f"# datasets done: {' '.join(done)}\n")
             table.to_csv(fh, index=False, float_format="%.6g")
         side = os.path.splitext(args.out)[0] + ".json"
         with open(side, "w") as fh:

@@ -95,6 +95,24 @@ def test_cp_table_equals_rpart(name, tmp_path):
         assert np.allclose(ours[ours_col], theirs[theirs_col], rtol=0, atol=1e-12), ours_col
 
 
+@pytest.mark.parametrize("name", [n for n in DATA if n not in KNOWN_DIFFERENCES])
+def test_breiman_sequence_is_rparts_cp_table(name, tmp_path):
+    # rpart keeps one row per distinct complexity (exact ties collapse): Breiman's
+    # sequence, whose tied weakest links are pruned in one step, has the same rows
+    from treebook.prune import ccp_sequence
+
+    frame = DATA[name]()
+    folds = np.random.default_rng(0).integers(1, 6, len(frame))
+    theirs = _rpart_cptable(frame, folds, tmp_path)
+    tree = CARTClassifier().fit(frame.iloc[:, :-1], frame.iloc[:, -1]).tree_
+    seq = ccp_sequence(tree, risk="misclassification")
+    root = tree.weighted_n[0] - tree.value[0].max()       # R(root), misclassified weight
+    cp = seq.values[::-1] * tree.weighted_n[0] / root     # α in rpart's cp units
+    assert np.all(np.diff(seq.values) > 0)
+    assert (seq.n_leaves[::-1] - 1).tolist() == theirs["nsplit"].tolist()
+    assert np.allclose(cp, theirs["CP"], rtol=0, atol=1e-12)
+
+
 def _rpart_default(frame, tmp_path):
     data, nodes, proba = tmp_path / "d.csv", tmp_path / "nodes.csv", tmp_path / "p.csv"
     frame.to_csv(data, index=False)

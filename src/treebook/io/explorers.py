@@ -81,9 +81,12 @@ def alpha_explorer(estimator, X_train, y_train, X_test, y_test, *, risk: str | N
 
     A copy of ``estimator`` (``ccp_alpha=0``) is fitted once on the training data; its
     pruning path (:func:`~treebook.prune.cost_complexity.cost_complexity_path`, ``risk``
-    default the estimator's ``ccp_risk``) gives ``α_0 = 0 < α_1 < …``, and frame ``k`` is
-    the subtree ``T_k`` that minimises ``R_α(T) = R(T) + α|T̃|`` for ``α_k ≤ α < α_{k+1}``
-    (computed by :func:`~treebook.prune.cost_complexity.prune_ccp`, not refitted). A
+    default the estimator's ``ccp_risk``) gives Breiman's ``α_1 = 0 < α_2 < …`` (all
+    weakest links of one ``α`` collapsed in one step, ties within ``1e-12 · R(root)``:
+    :func:`~treebook.prune.cost_complexity.breiman_steps`), and frame ``k`` is the
+    smallest subtree ``T_k`` that minimises ``R_α(T) = R(T) + α|T̃|`` for
+    ``α_k ≤ α < α_{k+1}`` (computed by
+    :func:`~treebook.prune.cost_complexity.prune_ccp`, not refitted). A
     frame shows α, the number of leaves, training and test score, a chart of both against
     the subtree's number of leaves with the current one marked, and the drawing down to
     ``draw_depth`` levels. Long paths are thinned to at most ``max_frames`` frames
@@ -92,7 +95,7 @@ def alpha_explorer(estimator, X_train, y_train, X_test, y_test, *, risk: str | N
     DataFrame with columns ``alpha``, ``leaves``, ``nodes``, ``train``, ``test``;
     ``model`` is the fitted copy and ``path`` the full pruning path.
     """
-    from ..prune.cost_complexity import cost_complexity_path, prune_ccp
+    from ..prune.cost_complexity import breiman_steps, cost_complexity_path, prune_ccp
 
     check_fitted_estimator(estimator, " (CART)")
     if not hasattr(estimator, "ccp_alpha"):
@@ -103,7 +106,7 @@ def alpha_explorer(estimator, X_train, y_train, X_test, y_test, *, risk: str | N
     model.fit(X_train, y_train, sample_weight=sample_weight)
     risk = risk or params.get("ccp_risk", "impurity")
     path = cost_complexity_path(model.tree_, risk=risk)
-    alphas = np.unique(path.ccp_alphas)
+    _, alphas = breiman_steps(path)
     if alphas.size > max_frames:
         keep = np.unique(np.round(np.linspace(0, alphas.size - 1, max_frames)).astype(int))
         alphas = alphas[keep]

@@ -23,9 +23,22 @@ Collapsing the branch ``T_t`` below an internal node ``t`` into a leaf changes t
 
 (Li Hang writes ``g(t)``; this book keeps ``g`` for information gain).
 **Weakest-link pruning** repeatedly collapses the internal node with the smallest
-``α(t)`` (the weakest link; ties to the lowest node id, one node per step, as
-scikit-learn does) and records ``α_k = α(t)`` and ``R(T_k)``: the nested sequence
-``T_0 ⊃ T_1 ⊃ … ⊃ {root}`` where ``T_k`` minimises ``R_α`` for ``α_k ≤ α < α_{k+1}``.
+``α(t)`` (the weakest link). Two sequences come out of it:
+
+* :func:`cost_complexity_path` is scikit-learn's: one node per step (ties to the lowest
+  node id), so tied links give several steps with the same ``α``;
+* :func:`breiman_steps` groups them into **Breiman's sequence** (Breiman et al. 1984,
+  §3.3): *all* weakest links with the same ``α`` are collapsed in one step, so
+  ``α_1 < α_2 < … < α_K`` strictly and ``T_1 ⊃ T_2 ⊃ … ⊃ {root}``, where ``T_k`` is the
+  smallest subtree minimising ``R_α`` for ``α_k ≤ α < α_{k+1}`` (``T_1`` is the full tree
+  pruned at ``α = 0``). Collapsing a link of ``α(t) = α*`` leaves every ancestor's
+  ``α(a) ≥ α*`` (and ``= α*`` only if it was), so the steps of one Breiman step are
+  consecutive on scikit-learn's path. **Tie tolerance:** two ``α`` count as equal when
+  they differ by at most :data:`ALPHA_RTOL` ``= 1e-12`` times the root's risk ``R(root)``
+  (every ``α(t) ≤ R(root)``), i.e. when their rpart ``cp = α/R(root)`` differ by at most
+  ``1e-12``: rounding in the branch sums leaves ties ``~1e-17`` apart, while distinct
+  misclassification ``α`` of ``n`` unit-weight cases differ by at least
+  ``1/(n |T̃|²)`` in cp units.
 """
 
 from __future__ import annotations
@@ -44,8 +57,16 @@ __all__ = [
     "node_risk",
     "cost_complexity_path",
     "prune_ccp",
+    "breiman_steps",
+    "ALPHA_RTOL",
+    "alpha_candidates",
+    "choose_alpha",
+    "CV_ERROR_RTOL",
     "select_alpha_cv",
 ]
+
+#: two α tie when they differ by at most ``ALPHA_RTOL · R(root)`` (module docstring)
+ALPHA_RTOL = 1e-12
 
 #: ``risk`` values: ``"impurity"`` (the tree's own) or the name of a criterion
 RISK = Registered(lambda: tuple(CRITERIA), "impurity")
@@ -104,6 +125,30 @@ class PruningPath:
         if not 0 <= k < len(self):
             raise IndexError(f"k must be in [0, {len(self) - 1}]; got {k}")
         return self.tree.prune(self.pruned[1 : k + 1])
+
+
+def breiman_steps(path: PruningPath) -> tuple[np.ndarray, np.ndarray]:
+    """Breiman's sequence on scikit-learn's path: ``(steps, alphas)``.
+
+    ``steps[k]`` is the last step of ``path`` whose ``α`` ties (within
+    ``ALPHA_RTOL · R(root)``, see the module docstring) with the first step of its group,
+    so ``path.subtree(steps[k])`` is Breiman's ``T_{k+1}``; ``alphas[k]`` is the largest
+    ``max(α, 0)`` of the group, so ``prune_ccp(tree, alphas[k])`` gives the same tree.
+    ``alphas`` is strictly increasing and starts with the group of ``α = 0`` (the full
+    tree and every link that lowers the risk not at all).
+    """
+    a = np.maximum(np.asarray(path.ccp_alphas, dtype=float), 0.0)
+    tol = ALPHA_RTOL * max(float(path.impurities[-1]), float(a.max(initial=0.0)))
+    steps, alphas = [], []
+    first = 0  # the first step of the current group
+    for k in range(1, a.size + 1):
+        if k == a.size or a[k] - a[first] > tol:
+            steps.append(k - 1)
+            # the group's largest α (its first is the noise-free value, but prune_ccp
+            # needs every link of the group to satisfy α(t) <= α)
+            alphas.append(float(a[first:k].max()))
+            first = k
+    return np.array(steps, dtype=np.int64), np.array(alphas)
 
 
 def _weakest_link(tree: Tree, risk: str, stop_alpha: float | None):
@@ -184,6 +229,65 @@ class AlphaCV:
     risk: str
 
 
+def alpha_candidates(tree: Tree, risk: str = "impurity"):
+    """The α at which cross-validation scores each tree of Breiman's sequence of ``tree``.
+
+    Returns ``(alpha_low, alpha_high, beta)``: tree ``T_k`` of the sequence
+    (:func:`breiman_steps`; ``α_0 = 0 < α_1 < … < α_M``, ``T_M`` the root) is optimal on
+    ``[alpha_low[k], alpha_high[k]) = [α_k, α_{k+1})`` (``α_{M+1} = ∞``), and is scored
+    at rpart's representative point of that interval (``xpred.rpart``):
+
+    .. math:: β_k = \\sqrt{α_k α_{k+1}} \\ (0 ≤ k < M), \\qquad
+              β_M = \\frac{R(\\text{root}) + α_M}{2},
+
+    the geometric mean of the ends, and for the root's interval ``[α_M, ∞)`` rpart's
+    ``(1 + cp_M)/2`` in cp units (``cp = α/R(root)``), the midpoint between ``α_M`` and
+    ``R(root)``, which no ``α(t)`` exceeds. Representing the root's interval by ``α_M``
+    itself would score a tree that is not yet the root in folds whose trees' last link
+    is ``α_M`` or larger. ``β_0 = 0``: the full tree; a tree that is a single leaf has the
+    one candidate ``β_0 = 0``.
+    """
+    path = cost_complexity_path(tree, risk=risk)
+    _, alphas = breiman_steps(path)
+    high = np.concatenate([alphas[1:], [np.inf]])
+    beta = np.sqrt(alphas[:-1] * alphas[1:])
+    if alphas.size > 1:
+        root = float(path.impurities[-1])
+        beta = np.concatenate([beta, [(root + alphas[-1]) / 2]])
+    else:
+        beta = np.zeros(1)
+    return alphas, high, beta
+
+
+#: relative tolerance at which two CV errors count as equal (sums of the same weights
+#: in different orders)
+CV_ERROR_RTOL = 1e-12
+
+
+def choose_alpha(cv_error, std_error, rule: str = "1se") -> tuple[int, int, float]:
+    """The row chosen from a CV table ordered by increasing α: ``(best, chosen, limit)``.
+
+    ``best`` is the row of the least CV error; **ties go to the largest α** (the simplest
+    tree, as rpart's ``which.min`` on its cp table, ordered by decreasing cp, takes the
+    first). Two errors tie when they differ by at most ``CV_ERROR_RTOL = 1e-12`` times the
+    least error. ``rule="1se"`` (Breiman et al. 1984, §3.4.3): ``chosen`` is the largest
+    α whose error is at most ``limit = cv_error[best] + std_error[best]``;
+    ``rule="min"``: ``chosen = best`` (``limit`` is then the tie bound).
+    """
+    if rule not in ("1se", "min"):
+        raise ValueError(f"rule must be '1se' or 'min'; got {rule!r}")
+    cv_error = np.asarray(cv_error, dtype=float)
+    std_error = np.asarray(std_error, dtype=float)
+    if cv_error.ndim != 1 or cv_error.size == 0 or std_error.shape != cv_error.shape:
+        raise ValueError("cv_error and std_error must be non-empty 1-d arrays of one length")
+    least = float(cv_error.min())
+    tie = CV_ERROR_RTOL * abs(least)
+    best = int(np.flatnonzero(cv_error <= least + tie)[-1])
+    limit = cv_error[best] + (std_error[best] if rule == "1se" else 0.0) + tie
+    chosen = int(np.flatnonzero(cv_error <= limit)[-1])
+    return best, chosen, float(limit)
+
+
 def _fold_ids(y, n_folds, rng, stratify):
     n = y.shape[0]
     folds = np.empty(n, dtype=np.int64)
@@ -205,16 +309,18 @@ def select_alpha_cv(estimator, X, y, *, cv: int = 10, random_state=None,
                     risk: str | None = None, sample_weight=None) -> AlphaCV:
     """Choose ``ccp_alpha`` by ``cv``-fold cross-validation with the 1-SE rule.
 
-    1. Grow the full tree on all data; its weakest-link path gives the distinct
+    1. Grow the full tree on all data; Breiman's sequence of it gives
        ``α_0 = 0 < α_1 < … < α_M`` and subtrees ``T_0 ⊃ … ⊃ T_M``. ``T_k`` is optimal on
-       ``[α_k, α_{k+1})``; like rpart, the interval is represented by the geometric mean
-       ``β_k = √(α_k α_{k+1})`` (``β_0 = 0`` for the full tree, ``β_M = α_M`` for the root).
+       ``[α_k, α_{k+1})``; like rpart's ``xpred.rpart``, the interval is represented by
+       the geometric mean ``β_k = √(α_k α_{k+1})`` (``β_0 = 0`` for the full tree) and
+       the root's ``[α_M, ∞)`` by ``β_M = (R(root) + α_M)/2`` (:func:`alpha_candidates`).
     2. For each fold, grow on the other folds, prune at every ``β_k``, and record the loss
        of each held-out case (0/1 misclassification, or squared error for regression).
     3. ``cv_error[k]`` is the (weighted) mean loss over all cases; its standard error is
        ``sd(loss)/√n`` (rpart's ``xstd``).
     4. **1-SE rule:** the largest ``β_k`` (the simplest tree) whose CV error is at most
-       ``min cv_error + std_error`` at the minimum.
+       ``min cv_error + std_error`` at the minimum; ties of the least error go to the
+       largest ``β`` (:func:`choose_alpha`).
 
     ``estimator`` is a CART estimator (its parameters are used; ``ccp_alpha`` is ignored).
     Folds are stratified by class for a classifier and seeded by ``random_state``.
@@ -235,12 +341,7 @@ def select_alpha_cv(estimator, X, y, *, cv: int = 10, random_state=None,
     if cv > n:
         raise ValueError(f"cv={cv} folds need at least {cv} cases; got {n}")
     full = clone(estimator, ccp_alpha=0.0).fit(X, y, sample_weight=sample_weight)
-    path = cost_complexity_path(full.tree_, risk=risk)
-    alphas = np.unique(path.ccp_alphas)
-    alphas = alphas[alphas >= 0]
-    with np.errstate(invalid="ignore"):
-        betas = np.sqrt(alphas[:-1] * alphas[1:])
-    betas = np.concatenate([betas, alphas[-1:]])
+    alphas, alpha_high, betas = alpha_candidates(full.tree_, risk)
     n_leaves = np.array([prune_ccp(full.tree_, float(b), risk).n_leaves for b in betas])
 
     classifier = getattr(estimator, "_estimator_type", "") == "classifier"
@@ -265,13 +366,11 @@ def select_alpha_cv(estimator, X, y, *, cv: int = 10, random_state=None,
                 losses[j, test] = (pred - y_arr[test].astype(float)) ** 2
     cv_error = losses @ w / w.sum()
     std_error = np.sqrt((((losses - cv_error[:, None]) ** 2) @ w) / w.sum() / n)
-    best = int(np.flatnonzero(cv_error == cv_error.min())[-1])
-    limit = cv_error[best] + std_error[best]
-    chosen = int(np.flatnonzero(cv_error <= limit)[-1])
+    best, chosen, limit = choose_alpha(cv_error, std_error, "1se")
     table = pd.DataFrame({
         "alpha": betas,
         "alpha_low": alphas,
-        "alpha_high": np.concatenate([alphas[1:], [np.inf]]),
+        "alpha_high": alpha_high,
         "n_leaves": n_leaves,
         "cv_error": cv_error,
         "std_error": std_error,

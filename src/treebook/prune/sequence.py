@@ -85,10 +85,19 @@ class PrunedSequence:
 
 
 def ccp_sequence(tree: Tree, risk: str = "impurity") -> PrunedSequence:
-    """The cost-complexity pruning path (:func:`~treebook.prune.cost_complexity.cost_complexity_path`)
-    as a :class:`PrunedSequence` over ``α`` (one tree per step of the path)."""
-    from .cost_complexity import cost_complexity_path
+    """Breiman's cost-complexity sequence as a :class:`PrunedSequence` over ``α``.
+
+    ``values`` ``α_1 = 0 < α_2 < … < α_K`` are strictly increasing and ``trees[k]`` is the
+    smallest subtree minimising ``R_α`` on ``[α_k, α_{k+1})``: every weakest link with the
+    same ``α`` is collapsed in one step (Breiman et al. 1984, §3.3), two ``α`` counting as
+    tied when they differ by at most ``ALPHA_RTOL · R(root)`` = ``1e-12 · R(root)``
+    (:func:`~treebook.prune.cost_complexity.breiman_steps`). ``trees[0]`` is the full tree
+    pruned at ``α = 0`` (links that lower the risk not at all are gone) and
+    ``prune_ccp(tree, values[k])`` equals ``trees[k]``. scikit-learn's one-node-per-step
+    path is :func:`~treebook.prune.cost_complexity.cost_complexity_path`.
+    """
+    from .cost_complexity import breiman_steps, cost_complexity_path
 
     path = cost_complexity_path(tree, risk=risk)
-    trees = [path.subtree(k) for k in range(len(path))]
-    return PrunedSequence("alpha", np.maximum(path.ccp_alphas, 0.0), trees)
+    steps, alphas = breiman_steps(path)
+    return PrunedSequence("alpha", alphas, [path.subtree(int(k)) for k in steps])

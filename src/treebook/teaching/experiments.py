@@ -355,13 +355,16 @@ def alpha_tuner(model, *, cv: int = 5, rule: str = "1se", random_state=0):
     """A tuner for :func:`nested_cv`: ``ccp_alpha`` chosen by ``cv``-fold CV on the
     training rows it is given, then a refit with that α.
 
-    The procedure is that of :func:`treebook.prune.cost_complexity.select_alpha_cv`
-    (candidate α: the geometric means of the full tree's path intervals; per fold, the
-    fold tree's weakest-link path, computed once, gives the subtree for each candidate;
-    ``rule="1se"``: the largest α within one standard error of the least CV error,
-    ``"min"``: the least error). Returns ``(fitted_model, {"ccp_alpha": …}, table)``.
+    The procedure is that of :func:`treebook.prune.cost_complexity.select_alpha_cv`,
+    with its candidates and its choice (candidate α:
+    :func:`~treebook.prune.cost_complexity.alpha_candidates`, rpart's points of the
+    intervals of the full tree's Breiman sequence, on the model's ``ccp_risk``; per fold,
+    the fold tree's weakest-link path, computed once, gives the subtree for each
+    candidate; :func:`~treebook.prune.cost_complexity.choose_alpha`: ``rule="1se"``, the
+    largest α within one standard error of the least CV error, ``"min"``: the least
+    error, ties to the largest α). Returns ``(fitted_model, {"ccp_alpha": …}, table)``.
     """
-    from ..prune.cost_complexity import cost_complexity_path
+    from ..prune.cost_complexity import alpha_candidates, choose_alpha, cost_complexity_path
 
     if rule not in ("1se", "min"):
         raise ValueError(f"rule must be '1se' or 'min'; got {rule!r}")
@@ -372,18 +375,17 @@ def alpha_tuner(model, *, cv: int = 5, rule: str = "1se", random_state=0):
         y = np.asarray(y)
         base = clone(model, ccp_alpha=0.0)
         full = base.fit(X, y)
-        alphas = np.unique(np.maximum(cost_complexity_path(full.tree_).ccp_alphas, 0.0))
-        betas = np.concatenate([np.sqrt(alphas[:-1] * alphas[1:]), alphas[-1:]])
+        risk = getattr(model, "ccp_risk", "impurity")
+        _, _, betas = alpha_candidates(full.tree_, risk)
         n_wrong = np.zeros(betas.size)
         for f in repeated_folds(y, cv, 1, random_state):
             fold = clone(base).fit(_rows(X, f.train), y[f.train])
-            path = cost_complexity_path(fold.tree_)
+            path = cost_complexity_path(fold.tree_, risk)
             steps = np.searchsorted(path.ccp_alphas, betas, side="right") - 1
             n_wrong += _errors_along_path(fold, path, _rows(X, f.test), y[f.test])[steps]
         error = n_wrong / y.size
         se = np.sqrt(error * (1 - error) / y.size)  # sd of 0/1 losses over sqrt(n)
-        best = int(np.flatnonzero(error == error.min())[-1])
-        chosen = int(np.flatnonzero(error <= error[best] + se[best])[-1]) if rule == "1se" else best
+        _, chosen, _ = choose_alpha(error, se, rule)
         table = pd.DataFrame({"alpha": betas, "cv_error": error, "std_error": se})
         alpha = float(betas[chosen])
         return clone(model, ccp_alpha=alpha).fit(X, y), {"ccp_alpha": alpha}, table
