@@ -149,9 +149,17 @@ def test_results_files_keep_their_header(tmp_path):
     write_results(pd.DataFrame({"a": [1, 2]}), path, "python x.py --full")
     lines = path.read_text().splitlines()
     assert lines[0] == "# command: python x.py --full" and lines[1].startswith("# date: ")
-    assert lines[2].startswith("# commit: ")
+    assert lines[2].startswith("# commit: ") and lines[3].startswith("# load average: ")
     back = read_results(path)
     assert back["a"].tolist() == [1, 2] and back.attrs["command"] == "python x.py --full"
+
+
+def test_results_path_is_the_csv_or_a_file_in_the_folder(tmp_path):
+    from treebook.teaching.experiments import results_path
+
+    assert results_path(tmp_path / "a" / "x.csv", "y.csv") == tmp_path / "a" / "x.csv"
+    assert results_path(tmp_path / "b", "y.csv") == tmp_path / "b" / "y.csv"
+    assert (tmp_path / "a").is_dir() and (tmp_path / "b").is_dir()
 
 
 def test_bad_arguments_are_named():

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from treebook.datasets import load_adult
+from treebook.teaching.experiments import results_path
 
 RESULTS = Path(__file__).resolve().parent / "results"
 #: fnlwgt is the Census Bureau's sampling weight, not a property of the person;
@@ -33,12 +34,36 @@ def adult(split: str = "train", rows: int | None = None, seed: int = 0):
     return X, y
 
 
+#: ``--smoke``: the same code paths on a few hundred rows, two folds, one repeat (seconds)
+SMOKE = {"rows": 400, "test_rows": 1000, "splits": 2, "repeats": 1, "inner": 2}
+
+
+class _Parser(argparse.ArgumentParser):
+    """Applies ``--smoke`` and resolves ``--out`` once the options are read, so every
+    script's ``main`` sees a plain configuration and a ``.csv`` path (or None)."""
+
+    def parse_args(self, args=None, namespace=None):
+        a = super().parse_args(args, namespace)
+        if a.smoke:
+            for key, value in SMOKE.items():
+                if hasattr(a, key):
+                    setattr(a, key, value)
+        if a.out is not None:  # a folder receives results/<script>.csv's name
+            a.out = str(results_path(a.out, Path(sys.argv[0]).stem + ".csv"))
+        return a
+
+
 def parser(doc: str, splits: int, repeats: int) -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(description=doc.splitlines()[0])
+    p = _Parser(description=doc.splitlines()[0])
     p.add_argument("--rows", type=int, default=None, help="sample this many training rows")
     p.add_argument("--splits", type=int, default=splits)
     p.add_argument("--repeats", type=int, default=repeats)
-    p.add_argument("--out", default=None, help="CSV path (default: results/<script>.csv)")
+    p.add_argument("--test-rows", type=int, default=None,
+                   help="sample this many rows of the test split (scripts that score on it)")
+    p.add_argument("--out", default=None,
+                   help="CSV path, or a folder for <script>.csv (default: results/<script>.csv)")
+    p.add_argument("--smoke", action="store_true",
+                   help=f"a tiny configuration {SMOKE} (tests/test_experiment_smoke.py)")
     return p
 
 

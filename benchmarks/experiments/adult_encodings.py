@@ -15,6 +15,7 @@ Usage::
 
     nice python benchmarks/experiments/adult_encodings.py                 # full
     python benchmarks/experiments/adult_encodings.py --rows 3000 --splits 3 --repeats 1
+    python benchmarks/experiments/adult_encodings.py --smoke --out /tmp/adult_encodings   # seconds
 
 Writes ``results/adult_encodings.csv``: one row per (data, method, repeat, fold);
 ``split`` is ``cv`` or ``test`` (``repeat = fold = -1``).
@@ -86,7 +87,7 @@ def main():
                    help="household-id levels (default: rows / 4)")
     args = p.parse_args()
     X, y = adult("train", args.rows)
-    X_test, y_test = adult("test")
+    X_test, y_test = adult("test", args.test_rows)
     folds = repeated_folds(y, args.splits, args.repeats, random_state=0)
     out = run(X, y, X_test, y_test, folds, METHODS, "adult")
     levels = args.id_levels or len(y) // 4

@@ -18,6 +18,7 @@ Usage::
 
     nice python benchmarks/experiments/adult_imbalance.py                # full
     python benchmarks/experiments/adult_imbalance.py --rows 3000 --splits 3 --repeats 1
+    python benchmarks/experiments/adult_imbalance.py --smoke --out /tmp/adult_imbalance   # seconds
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ def main():
     args = p.parse_args()
     X, y = adult("train", args.rows)
     X = fill_missing(X)
-    X_test, y_test = adult("test")
+    X_test, y_test = adult("test", args.test_rows)
     X_test = fill_missing(X_test)
     rows, curves = [], []
     folds = repeated_folds(y, args.splits, args.repeats, random_state=0)

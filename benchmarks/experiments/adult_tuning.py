@@ -19,6 +19,7 @@ Usage::
 
     nice python benchmarks/experiments/adult_tuning.py                   # full
     python benchmarks/experiments/adult_tuning.py --rows 3000 --splits 3 --repeats 1
+    python benchmarks/experiments/adult_tuning.py --smoke --out /tmp/adult_tuning   # seconds
 
 With ``--folds``, only those outer folds are run (the folds are the same in every
 process: they depend only on the seed); the chapter reads every

@@ -30,6 +30,7 @@ Usage::
 
     nice python benchmarks/experiments/bias_variance.py            # full configuration
     python benchmarks/experiments/bias_variance.py --sets 5 --trees 10 --boots 10 --out-dir /tmp
+    python benchmarks/experiments/bias_variance.py --smoke --out /tmp/bv       # seconds
 """
 
 from __future__ import annotations
@@ -43,11 +44,14 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from forests_common import RESULTS, adult, noise_columns, write_csv  # noqa: E402
+from forests_common import RESULTS, adult, noise_columns, smoke, write_csv  # noqa: E402
 from forest_vs_tree import _synthetic  # noqa: E402
 
 FULL = dict(sets=15, trees=30, boots=40, datasets=("adult", "independent", "independent_noise"),
             instability_sizes=(1000, 4000))
+#: ``--smoke``: adult (integer codes) and the synthetic data with noise columns, a few fits
+SMOKE = dict(sets=2, trees=3, boots=3, datasets=["adult", "independent_noise"],
+             instability_sizes=[200])
 N_TRAIN = {"adult": 1000, "independent": 500, "independent_noise": 500}
 N_TEST = 2000
 
@@ -166,10 +170,12 @@ def main(argv=None):
                    default=list(FULL["instability_sizes"]))
     p.add_argument("--parts", nargs="+", default=["instability", "decomposition"],
                    choices=["instability", "decomposition"], help="which parts to run")
-    p.add_argument("--out-dir", default=RESULTS)
+    p.add_argument("--out-dir", "--out", dest="out_dir", default=RESULTS)
+    p.add_argument("--smoke", action="store_true", help=f"the tiny configuration {SMOKE}")
     p.add_argument("--tag", default="", help="appended to the decomposition's file names "
                    "(to split a run by data set over processes; the chapter reads them all)")
     a = p.parse_args(argv)
+    smoke(a, SMOKE)
     config = dict(sets=a.sets, trees=a.trees, boots=a.boots, datasets=a.datasets,
                   instability_sizes=a.instability_sizes)
     if "instability" in a.parts:

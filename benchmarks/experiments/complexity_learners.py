@@ -18,6 +18,7 @@ the log-log slopes.
 
   nice python benchmarks/experiments/complexity_learners.py            # full (≈ 15 min)
   python benchmarks/experiments/complexity_learners.py --quick         # reduced
+  python benchmarks/experiments/complexity_learners.py --smoke --out /tmp/cl   # seconds
   python benchmarks/experiments/complexity_learners.py --learners "ID3 levelwise" --append
 
 ``--learners`` runs only the learners with those labels; ``--append`` adds their rows to
@@ -42,6 +43,7 @@ import numpy as np
 import pandas as pd
 
 from treebook import C45Classifier, CARTClassifier, CLSClassifier, ID3Classifier
+from treebook.teaching.experiments import load_average, results_path
 
 #: (learner label, data kind, factory(max_depth))
 LEARNERS = [
@@ -100,14 +102,19 @@ def measure(sizes, depths, n_depth, repeat=1, depth=4, learners=LEARNERS):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--smoke", action="store_true",
+                    help="n = 200, 400 and depths 1, 2, once: every learner in seconds, "
+                         "written to --out")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out", default=str(Path(__file__).parent / "results"
-                                         / "complexity_learners.csv"))
+                                         / "complexity_learners.csv"),
+                    help="CSV path, or a folder for complexity_learners.csv")
     ap.add_argument("--learners", nargs="+", default=None,
                     help="labels of the learners to run (default: all)")
     ap.add_argument("--append", action="store_true",
                     help="append the rows to --out instead of replacing it")
     args = ap.parse_args(argv)
+    args.out = str(results_path(args.out, "complexity_learners.csv"))
     learners = LEARNERS
     if args.learners:
         unknown = set(args.learners) - {label for label, _, _ in LEARNERS}
@@ -118,15 +125,19 @@ def main(argv=None):
         table = measure([1000, 4000, 16000], [2, 4, 6], 4000, repeat=1, learners=learners)
         print(table.to_string())
         return
-    sizes = [1000 * 2 ** k for k in range(9)]  # 1,000 … 256,000
-    table = measure(sizes, [1, 2, 3, 4, 5, 6, 8, 10], 32000, repeat=args.repeat,
-                    learners=learners)
+    if args.smoke:
+        table = measure([200, 400], [1, 2], 400, repeat=1, learners=learners)
+    else:
+        sizes = [1000 * 2 ** k for k in range(9)]  # 1,000 … 256,000
+        table = measure(sizes, [1, 2, 3, 4, 5, 6, 8, 10], 32000, repeat=args.repeat,
+                        learners=learners)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True).stdout.strip()
     with open(args.out, "a" if args.append else "w") as fh:
         fh.write(f"# command: python {shlex.join(sys.argv)}\n")
         fh.write(f"# date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M UTC}\n")
         fh.write(f"# commit: {commit}\n")
+        fh.write(f"# load average: {load_average()} (when written)\n")
         table.to_csv(fh, index=False, header=not args.append)
     print(table.to_string())
 

@@ -32,6 +32,7 @@ Usage::
 
     nice python benchmarks/experiments/forest_vs_tree.py          # full configuration
     python benchmarks/experiments/forest_vs_tree.py --repeats 1 --trees 10 --out /tmp/fvt.csv
+    python benchmarks/experiments/forest_vs_tree.py --smoke --out /tmp/fvt      # seconds
 
 Writes ``benchmarks/experiments/results/forest_vs_tree.csv`` (``--out``: the committed run
 is split by data set over several processes, ``forest_vs_tree_<name>.csv``; the chapter
@@ -49,10 +50,14 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from forests_common import RESULTS, adult, noise_columns, write_csv  # noqa: E402
+from forests_common import (RESULTS, adult, noise_columns, results_path, smoke,  # noqa: E402
+                            write_csv)
 
 FULL = dict(repeats=5, trees=25, noise=(0, 10, 100, 300), sizes=(50, 100, 200, 400),
             datasets=("adult", "breast_cancer", "independent", "correlated"))
+#: ``--smoke``: both kinds of test rows (adult's test split, breast cancer's rest), both
+#: experiments, three trees
+SMOKE = dict(repeats=1, trees=3, noise=[0, 10], sizes=[50], datasets=["adult", "breast_cancer"])
 N_NOISE = {"adult": 500, "breast_cancer": 300, "independent": 500, "correlated": 500}
 N_TEST = 3000
 
@@ -176,8 +181,12 @@ def main(argv=None):
     p.add_argument("--learners", nargs="+", default=list(LEARNERS), choices=LEARNERS,
                    help="which learners to fit (the ensembles and the trees can be re-run "
                    "apart: every run draws the same rows)")
-    p.add_argument("--out", default=os.path.join(RESULTS, "forest_vs_tree.csv"))
+    p.add_argument("--out", default=os.path.join(RESULTS, "forest_vs_tree.csv"),
+                   help="CSV path, or a folder for forest_vs_tree.csv")
+    p.add_argument("--smoke", action="store_true", help=f"the tiny configuration {SMOKE}")
     a = p.parse_args(argv)
+    smoke(a, SMOKE)
+    a.out = str(results_path(a.out, "forest_vs_tree.csv"))
     config = dict(repeats=a.repeats, trees=a.trees, noise=a.noise, sizes=a.sizes,
                   datasets=a.datasets, experiments=a.experiments, learners=a.learners)
     frame = run(**config, checkpoint=lambda f: write_csv(f, a.out, {**config, "complete": False}))

@@ -14,6 +14,8 @@ from datetime import datetime, timezone
 import numpy as np
 import pandas as pd
 
+from treebook.teaching.experiments import load_average, results_path  # noqa: F401
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(HERE, "results")
 
@@ -27,11 +29,12 @@ def adult(split: str = "train", *, codes: bool = False):
 
     X, y = load_adult(split, return_X_y=True)
     X = X.drop(columns=["fnlwgt", "education-num"])
+    train = load_adult("train") if codes else None  # the levels, once (not once a column)
     for c in X.columns:
         if X[c].dtype == object:
             X[c] = X[c].fillna("missing")
             if codes:
-                levels = sorted(set(load_adult("train")[c].fillna("missing")))
+                levels = sorted(set(train[c].fillna("missing")))
                 X[c] = pd.Categorical(X[c], categories=levels).codes.astype(float)
     return X, y.to_numpy().astype(str)
 
@@ -54,13 +57,23 @@ def commit() -> str:
         return "unknown"
 
 
+def smoke(args, config: dict) -> None:
+    """``--smoke``: overwrite the parsed options ``args`` with the tiny ``config`` (option
+    names with ``_``), so a run exercises every code path in seconds."""
+    if args.smoke:
+        for key, value in config.items():
+            setattr(args, key, value)
+
+
 def write_csv(frame: pd.DataFrame, path: str, config: dict) -> None:
-    """``frame`` as CSV under ``# command``, ``# date``, ``# commit`` and ``# config`` lines."""
+    """``frame`` as CSV under ``# command``, ``# date``, ``# commit``, ``# load average``
+    (when written) and ``# config`` lines."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         f.write("# command: python " + " ".join([os.path.relpath(sys.argv[0], os.path.dirname(os.path.dirname(HERE)))] + sys.argv[1:]) + "\n")
         f.write(f"# date: {datetime.now(timezone.utc).isoformat(timespec='seconds')}\n")
         f.write(f"# commit: {commit()}\n")
+        f.write(f"# load average: {load_average()} (when written)\n")
         f.write(f"# config: {config}\n")
         frame.to_csv(f, index=False)
 

@@ -23,6 +23,7 @@ Usage::
 
     nice python benchmarks/experiments/hist_accuracy.py          # the committed run
     python benchmarks/experiments/hist_accuracy.py --datasets breast_cancer --repeats 1
+    python benchmarks/experiments/hist_accuracy.py --smoke --out /tmp/ha       # seconds
 
 writes ``benchmarks/experiments/results/hist_accuracy.csv`` (header lines: command, date,
 commit).
@@ -42,6 +43,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from treebook import CARTClassifier
 from treebook.hist import HistCARTClassifier
+from treebook.teaching.experiments import load_average, results_path
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(HERE, "results")
@@ -82,6 +84,8 @@ def load(name: str):
 
 
 DATASETS = ("adult", "credit", "hmda", "digits", "breast_cancer", "synthetic")
+#: ``--smoke``: categorical codes and missing values (credit) and a plain numeric set
+SMOKE = dict(datasets=["credit", "breast_cancer"], repeats=1, folds=2, bins=[4, 16])
 
 
 def run(datasets, repeats, folds, bins, max_depth, min_samples_leaf, log=print):
@@ -134,8 +138,13 @@ def main(argv=None):
     p.add_argument("--bins", type=int, nargs="+", default=[4, 16, 64, 256])
     p.add_argument("--max-depth", type=int, default=10)
     p.add_argument("--min-samples-leaf", type=int, default=5)
-    p.add_argument("--out", default=os.path.join(RESULTS, "hist_accuracy.csv"))
+    p.add_argument("--out", default=os.path.join(RESULTS, "hist_accuracy.csv"),
+                   help="CSV path, or a folder for hist_accuracy.csv")
+    p.add_argument("--smoke", action="store_true", help=f"the tiny configuration {SMOKE}")
     args = p.parse_args(argv)
+    if args.smoke:
+        vars(args).update(SMOKE)
+    args.out = str(results_path(args.out, "hist_accuracy.csv"))
     table = run(args.datasets, args.repeats, args.folds, args.bins, args.max_depth,
                 args.min_samples_leaf)
     commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
@@ -145,6 +154,7 @@ def main(argv=None):
                  f"{' '.join(argv if argv is not None else sys.argv[1:])}\n")
         fh.write(f"# date: {datetime.now(timezone.utc).isoformat(timespec='seconds')}\n")
         fh.write(f"# commit: {commit}\n")
+        fh.write(f"# load average: {load_average()} (when written)\n")
         table.to_csv(fh, index=False)
     print(paired_summary(table).round(4).to_string())
 

@@ -18,6 +18,7 @@ Usage::
 
     nice python benchmarks/experiments/importance.py                 # full configuration
     python benchmarks/experiments/importance.py --n-train 1000 --trees 10 --repeats 2 --out /tmp/imp.csv
+    python benchmarks/experiments/importance.py --smoke --out /tmp/imp     # seconds
 
 Writes ``benchmarks/experiments/results/importance.csv`` (the committed run was split over
 processes with ``--first-repeat`` and ``--out importance_<k>.csv``; the chapter reads every
@@ -35,9 +36,11 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from forests_common import RESULTS, adult, noise_columns, write_csv  # noqa: E402
+from forests_common import (RESULTS, adult, noise_columns, results_path, smoke,  # noqa: E402
+                            write_csv)
 
 FULL = dict(n_train=2000, n_test=2000, trees=25, repeats=8, perm_repeats=3)
+SMOKE = dict(n_train=200, n_test=200, trees=3, repeats=1, perm_repeats=1)
 NOISE = dict(continuous=1, levels={"noise_cat2": 2, "noise_cat100": 100})
 
 
@@ -95,8 +98,12 @@ def main(argv=None):
         p.add_argument("--" + k.replace("_", "-"), type=int, default=v)
     p.add_argument("--first-repeat", type=int, default=0,
                    help="number of the first repeat (to split a run over processes)")
-    p.add_argument("--out", default=os.path.join(RESULTS, "importance.csv"))
+    p.add_argument("--out", default=os.path.join(RESULTS, "importance.csv"),
+                   help="CSV path, or a folder for importance.csv")
+    p.add_argument("--smoke", action="store_true", help=f"the tiny configuration {SMOKE}")
     a = p.parse_args(argv)
+    smoke(a, SMOKE)
+    a.out = str(results_path(a.out, "importance.csv"))
     config = {k: getattr(a, k) for k in FULL}
     config["first_repeat"] = a.first_repeat
     frame = run(**config, checkpoint=lambda f: write_csv(f, a.out, {**config, "complete": False}))

@@ -11,6 +11,7 @@ Usage::
 
     nice python benchmarks/experiments/max_leaf_nodes_cv.py --repeats 5  # the committed run
     python benchmarks/experiments/max_leaf_nodes_cv.py --repeats 1     # a quick look
+    python benchmarks/experiments/max_leaf_nodes_cv.py --smoke --out /tmp/mln   # seconds
 
 The full run writes ``benchmarks/experiments/results/max_leaf_nodes_cv.csv``: ``#`` lines
 with the command, date and commit, then one row per (repeat, fold, budget).
@@ -30,12 +31,15 @@ from sklearn.model_selection import StratifiedKFold
 
 from treebook import CARTClassifier
 from treebook.datasets import load_hmda
+from treebook.teaching.experiments import load_average, results_path
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "benchmarks" / "experiments" / "results" / "max_leaf_nodes_cv.csv"
 #: the leaf budgets (0: no limit, the fully grown tree)
 BUDGETS = (2, 4, 8, 16, 32, 64, 0)
 FOLDS = 5
+#: ``--smoke``: one repeat of 2-fold CV, three budgets (one of them no limit)
+SMOKE = dict(repeats=range(1), budgets=(2, 8, 0), folds=2)
 
 
 def run(repeats=range(10), budgets=BUDGETS, folds: int = FOLDS) -> pd.DataFrame:
@@ -58,9 +62,12 @@ def run(repeats=range(10), budgets=BUDGETS, folds: int = FOLDS) -> pd.DataFrame:
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=5)
-    ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--out", type=Path, default=OUT,
+                    help="CSV path, or a folder for max_leaf_nodes_cv.csv")
+    ap.add_argument("--smoke", action="store_true", help=f"the tiny configuration {SMOKE}")
     args = ap.parse_args(argv)
-    table = run(range(args.repeats))
+    args.out = results_path(args.out, OUT.name)
+    table = run(**SMOKE) if args.smoke else run(range(args.repeats))
     commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True,
                             text=True).stdout.strip() or "unknown"
     command = "python benchmarks/experiments/max_leaf_nodes_cv.py " + " ".join(
@@ -68,7 +75,7 @@ def main(argv=None) -> None:
     with open(args.out, "w") as fh:
         fh.write(f"# command: {command.strip()}\n"
                  f"# date: {datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds')}\n"
-                 f"# commit: {commit}\n")
+                 f"# commit: {commit}\n# load average: {load_average()} (when written)\n")
         table.to_csv(fh, index=False, float_format="%.10g")
 
 

@@ -48,6 +48,7 @@ from treebook.prune import (ccp_sequence, critical_value_path, distance_to_optim
                             minimum_error_path, pre_prune_path, prune_ccp, prune_error_based,
                             prune_minimum_error, prune_optimal, prune_pessimistic,
                             prune_reduced_error, pruning_set_errors, select_alpha_cv)
+from treebook.teaching.experiments import load_average, results_path
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(HERE, "results")
@@ -264,25 +265,23 @@ def _commit() -> str:
         return "unknown"
 
 
-def _load() -> str:
-    """The 1-, 5- and 15-minute load averages (the machine is shared)."""
-    try:
-        return " ".join(f"{v:.1f}" for v in os.getloadavg())
-    except OSError:  # pragma: no cover - not available
-        return "unknown"
-
-
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--datasets", nargs="*", default=list(DATASETS))
     ap.add_argument("--repeats", type=int, default=10)
     ap.add_argument("--no-cv", action="store_true", help="skip CART's cross-validated α")
     ap.add_argument("--cv-folds", type=int, default=10, help="folds of CART's cross-validated α")
-    ap.add_argument("--out", default=os.path.join(RESULTS, "pruning_comparison.csv"))
+    ap.add_argument("--out", default=os.path.join(RESULTS, "pruning_comparison.csv"),
+                    help="CSV path, or a folder for pruning_comparison.csv (and its .json)")
+    ap.add_argument("--smoke", action="store_true",
+                    help="iris and titanic, one repeat, 3-fold CV for α: seconds")
     args = ap.parse_args(argv)
+    if args.smoke:
+        args.datasets, args.repeats, args.cv_folds = ["iris", "titanic"], 1, 3
+    args.out = str(results_path(args.out, "pruning_comparison.csv"))
     started = datetime.now(timezone.utc)
     commit = _commit()
-    load_start = _load()
+    load_start = load_average()
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     command = "python benchmarks/experiments/pruning_comparison.py " + " ".join(
         sys.argv[1:] if argv is None else argv)
@@ -297,7 +296,8 @@ def main(argv=None):
             fh.write(f"# command: {command.strip()}\n"
                      f"# started: {started.isoformat(timespec='seconds')}\n"
                      f"# commit: {commit}\n"
-                     f"# load average at start: {load_start}, now: {_load()}\n"
+                     f"# date: {datetime.now(timezone.utc).isoformat(timespec='seconds')}\n"
+                     f"# load average: {load_start} (at start), {load_average()} (when written)\n"
                      f"# datasets done: {' '.join(done)}\n")
             table.to_csv(fh, index=False, float_format="%.6g")
         side = os.path.splitext(args.out)[0] + ".json"

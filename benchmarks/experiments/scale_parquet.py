@@ -16,6 +16,8 @@ Usage::
 
     nice python benchmarks/experiments/scale_parquet.py             # the committed run
     python benchmarks/experiments/scale_parquet.py --quick          # seconds: 2·10^4 rows
+    python benchmarks/experiments/scale_parquet.py --smoke --out /tmp/sp   # 4·10^3 rows,
+                                                     # the Parquet files in /tmp/sp too
 
 The default run writes ``benchmarks/experiments/results/scale_parquet.csv`` with header
 lines (command, date, commit). Times are wall-clock on a shared machine: they show how
@@ -110,9 +112,9 @@ def run_one(files, max_bins, workers, max_depth):
                                                                   time.perf_counter()))
         original = hist.BinMapper.from_summaries.__func__
 
-        def stamped(cls, per_feature, bins):  # the end of the bins pass
+        def stamped(cls, per_feature, bins, *rest, **kw):  # the end of the bins pass
             stamps.append((-1, 0, time.perf_counter()))
-            return original(cls, per_feature, bins)
+            return original(cls, per_feature, bins, *rest, **kw)
 
         hist.BinMapper.from_summaries = classmethod(stamped)
         start = time.perf_counter()
@@ -141,9 +143,19 @@ def main(argv=None):
     p.add_argument("--rows", type=int, default=10_000_000)
     p.add_argument("--partition-rows", type=int, default=500_000)
     p.add_argument("--max-depth", type=int, default=6)
-    p.add_argument("--out", default=os.path.join(RESULTS, "scale_parquet.csv"))
+    p.add_argument("--out", default=os.path.join(RESULTS, "scale_parquet.csv"),
+                   help="CSV path, or a folder for scale_parquet.csv")
     p.add_argument("--quick", action="store_true", help="2·10^4 rows, seconds")
+    p.add_argument("--smoke", action="store_true",
+                   help="4·10^3 rows in partitions of 10^3 (the files beside --out), one "
+                        "configuration, depth 2")
     args = p.parse_args(argv)
+    from treebook.teaching.experiments import load_average, results_path
+
+    args.out = str(results_path(args.out, "scale_parquet.csv"))
+    if args.smoke:
+        args.rows, args.partition_rows = 4_000, 1_000
+        args.path = os.path.join(os.path.dirname(args.out), "scale_parquet_smoke_data")
     if args.quick:
         args.rows, args.partition_rows = 20_000, 5_000
         args.path = args.path.rstrip("/") + "_quick"
@@ -159,6 +171,8 @@ def main(argv=None):
         (max(1, n_full * 3 // 10), 64, 2),                # against n
         (n_full, 64, 2),                                  # the headline run
     ]
+    if args.smoke:  # one cluster of one worker (start-up is most of a smoke run), 2 levels
+        configs, args.max_depth = [(n_full, 16, 1)], 2
     try:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True,
                                 cwd=HERE).stdout.strip()
@@ -177,6 +191,7 @@ def main(argv=None):
                      f"{' '.join(argv if argv is not None else sys.argv[1:])}\n")
             fh.write(f"# date: {datetime.now(timezone.utc).isoformat(timespec='seconds')}\n")
             fh.write(f"# commit: {commit}\n")
+            fh.write(f"# load average: {load_average()} (when written)\n")
             table.to_csv(fh, index=False)
     print(table.to_string())
     return table

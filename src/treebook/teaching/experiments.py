@@ -20,7 +20,8 @@ one short loop and the scripts in ``benchmarks/experiments/`` run exactly that l
   training set, so the outer score of the tuned model is honest;
 * :func:`best_f1_threshold` — a decision threshold read off the precision–recall curve;
 * :func:`write_results` / :func:`read_results` — CSV files whose first lines record the
-  command, the date and the git commit that produced them.
+  command, the date, the git commit that produced them and the machine's load average;
+  :func:`results_path` — where a script's ``--out`` (a ``.csv`` file or a folder) puts it.
 
 Scores are computed with scikit-learn's metrics; the positive class of a binary problem
 is the last of the model's ``classes_`` unless ``pos_label`` says otherwise.
@@ -29,9 +30,11 @@ is the last of the model's ``classes_`` unless ``pos_label`` says otherwise.
 from __future__ import annotations
 
 import datetime as _dt
+import os
 import subprocess
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -41,7 +44,8 @@ from ..core.base import clone
 __all__ = ["Fold", "repeated_folds", "mean_se", "summarise", "fill_missing", "ENCODINGS",
            "encode", "naive_target_encoding", "scores", "cross_validate", "depth_scores",
            "grid_scores", "grid_tuner", "alpha_tuner", "nested_cv", "out_of_fold_proba",
-           "best_f1_threshold", "threshold_scores", "write_results", "read_results"]
+           "best_f1_threshold", "threshold_scores", "write_results", "read_results",
+           "results_path", "load_average"]
 
 
 # ----------------------------------------------------------------------------- folds
@@ -473,12 +477,33 @@ def _commit() -> str:
         return "unknown"
 
 
+def load_average() -> str:
+    """The 1-, 5- and 15-minute load averages now, as ``"a b c"`` (the machine is shared:
+    a time measured at a load of 8 on 2 cores is not a time measured on a quiet one);
+    ``"unknown"`` where the platform has none."""
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:  # pragma: no cover - no load average on this platform
+        return "unknown"
+
+
+def results_path(out, name: str) -> Path:
+    """The file a script writes: ``out`` itself when it ends in ``.csv``, otherwise
+    ``out/name`` (``out`` a folder, created if missing). So ``--out DIR`` sends every
+    file of a run (a smoke run, say) away from the committed ``results/`` folder."""
+    out = Path(out)
+    path = out if out.suffix == ".csv" else out / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 def write_results(frame: pd.DataFrame, path, command: str) -> None:
-    """Write ``frame`` as CSV preceded by ``# command: …``, ``# date: …`` (UTC) and
-    ``# commit: …`` lines."""
+    """Write ``frame`` as CSV preceded by ``# command: …``, ``# date: …`` (UTC),
+    ``# commit: …`` and ``# load average: …`` (when written) lines."""
     date = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     with open(path, "w", encoding="utf-8") as fh:
-        fh.write(f"# command: {command}\n# date: {date}\n# commit: {_commit()}\n")
+        fh.write(f"# command: {command}\n# date: {date}\n# commit: {_commit()}\n"
+                 f"# load average: {load_average()} (when written)\n")
         frame.to_csv(fh, index=False)
 
 
