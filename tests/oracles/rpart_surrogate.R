@@ -1,8 +1,9 @@
 # rpart on a CSV whose last column is the response, with surrogate splits; for the oracle
 # tests of treebook's missing="surrogate". Usage:
 #   Rscript rpart_surrogate.R data.csv class|anova grow|default folds.csv new.csv outdir
-#           [minsplit minbucket]
-# grow:    cp = 0, minsplit = 2, minbucket = 1 (or as given), maxcompete = 0, maxsurrogate = 5,
+#           [minsplit minbucket [maxsurrogate]]
+# grow:    cp = 0, minsplit = 2, minbucket = 1 (or as given), maxcompete = 0, maxsurrogate = 5
+#          (or as given),
 #          usesurrogate = 2, cross-validated on the fold ids (for the cp table);
 # default: rpart.control() with xval = 0.
 # Writes frame.csv (per node: number, var, n, dev, yval), splits.csv (per split: node,
@@ -19,8 +20,9 @@ if (args[3] == "grow") {
   fo <- read.csv(args[4])$f
   minsplit <- if (length(args) > 6) as.integer(args[7]) else 2L
   minbucket <- if (length(args) > 7) as.integer(args[8]) else 1L
+  maxsur <- if (length(args) > 8) as.integer(args[9]) else 5L
   ctl <- rpart.control(cp = 0, minsplit = minsplit, minbucket = minbucket, maxcompete = 0,
-                       maxsurrogate = 5, usesurrogate = 2, xval = fo)
+                       maxsurrogate = maxsur, usesurrogate = 2, xval = fo)
 } else {
   ctl <- rpart.control(xval = 0)
 }

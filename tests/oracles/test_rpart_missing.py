@@ -55,19 +55,19 @@ def more_missing(X, seed=0, frac=0.3):
     return X.mask(mask)
 
 
-def run_rpart(name, mode, tmp, minsplit=2, minbucket=1):
-    key = (name, mode, minsplit, minbucket)
+def run_rpart(name, mode, tmp, minsplit=2, minbucket=1, maxsurrogate=5):
+    key = (name, mode, minsplit, minbucket, maxsurrogate)
     if key in _cache:
         return _cache[key]
     X, y = load(name)
     folds = np.random.default_rng(0).integers(1, 6, len(y))
-    out = tmp / f"{name}_{mode}_{minsplit}_{minbucket}"
+    out = tmp / f"{name}_{mode}_{minsplit}_{minbucket}_{maxsurrogate}"
     out.mkdir(parents=True, exist_ok=True)
     pd.DataFrame({"f": folds}).to_csv(out / "folds.csv", index=False)
     more_missing(X).to_csv(out / "new.csv", index=False)
     subprocess.run(["Rscript", str(HERE / "rpart_surrogate.R"), str(DATA / f"{name}.csv"),
                     SETS[name], mode, str(out / "folds.csv"), str(out / "new.csv"),
-                    str(out), str(minsplit), str(minbucket)], check=True,
+                    str(out), str(minsplit), str(minbucket), str(maxsurrogate)], check=True,
                    capture_output=True)
     res = {f: pd.read_csv(out / f"{f}.csv") for f in
            ("frame", "splits", "pred_train", "pred_new")}
@@ -105,7 +105,7 @@ def our_nodes(model):
         if not t.is_leaf[i]:
             surrogates.setdefault(key, []).append(
                 [(names[s.feature], round(s.agreement, 9), round(s.adjusted, 9))
-                 for s in t.surrogates[i]])
+                 for s in (t.surrogates[i] if t.surrogates else ())])
     return sorted(nodes), surrogates
 
 
@@ -203,3 +203,41 @@ def test_like_rpart_equals_rparts_default_tree(name, tmp):
     model = (CARTClassifier if SETS[name] == "class" else CARTRegressor).like_rpart().fit(X, y)
     assert model.missing == "surrogate" and model.max_surrogates == 5
     assert_same(model, res, X)
+
+
+# ---- maxsurrogate = 0: a case missing the primary stays at the node -------------------
+# rpart's partition.c calls surrogate() only when maxsurrogate > 0, so the node's
+# lastsurrogate stays 0 and nodesplit.c leaves such a case where it is, whatever
+# usesurrogate says: frame$n of the two children add up to the known cases.
+# (At 6/3 every set splits on a variable with missing cases; at 20/7 cu.summary's and
+# car90's trees do not.)
+NO_SURROGATE_CASES = ([(n, 6, 3) for n in SETS]
+                      + [("stagec", 20, 7), ("airquality", 20, 7), ("stagec", 2, 1)])
+
+@pytest.mark.parametrize("name, minsplit, minbucket", NO_SURROGATE_CASES)
+def test_no_surrogates_tree_equals_rpart(name, minsplit, minbucket, tmp):
+    X, y = load(name)
+    res = run_rpart(name, "grow", tmp, minsplit, minbucket, maxsurrogate=0)
+    model = estimator(name, **dict(GROW, max_surrogates=0, min_samples_split=minsplit,
+                                   min_samples_leaf=minbucket)).fit(X, y)
+    t = model.tree_
+    assert t.surrogates == () and t.node_count > 5
+    # the rule is exercised: some node's children hold fewer cases than the node
+    internal = np.flatnonzero(~t.is_leaf)
+    kids = np.array([t.n_samples[t.children_of(i)].sum() for i in internal])
+    assert (kids < t.n_samples[internal]).any()
+    assert_same(model, res, X)
+
+
+@pytest.mark.parametrize("name, minsplit, minbucket", NO_SURROGATE_CASES)
+def test_no_surrogates_cp_table_equals_rpart(name, minsplit, minbucket, tmp):
+    X, y = load(name)
+    res = run_rpart(name, "grow", tmp, minsplit, minbucket, maxsurrogate=0)
+    est = estimator(name, **dict(GROW, max_surrogates=0, min_samples_split=minsplit,
+                                 min_samples_leaf=minbucket))
+    ours = cp_table(est, X, y, folds=res["folds"])
+    theirs = res["cptable"]
+    assert len(ours) == len(theirs) > 2
+    assert (ours["nsplit"].to_numpy() == theirs["nsplit"].to_numpy()).all()
+    for col in ("CP", "rel error", "xerror", "xstd"):
+        assert np.allclose(ours[col], theirs[col], rtol=0, atol=1e-12), col
