@@ -113,3 +113,29 @@ def test_like_rpart_sets_rparts_defaults_as_ordinary_parameters():
             params["max_depth"]) == (0.01, 20, 7, 5)
     assert clone(est).get_params() == params
     assert CARTRegressor.like_rpart().cp == 0.01
+
+
+def test_xval_routes_a_missing_case_by_branch_c():
+    """rpart's cross-validation (branch.c) sends a held-out case missing the primary to
+    the node's lastsurrogate, and where that is 0 (maxsurrogate = 0, or a tie) to rpart's
+    *right* son: the branch with the larger mean class code, here the smaller child
+    (a > 4.5: 3 rows of class 1). predict (pred_rpart.c) sends it to the larger child."""
+    import pandas as pd
+
+    from treebook.prune.rpart import rpart_xval_tree
+
+    X = pd.DataFrame({"a": [1, 2, 3, 4, 5, 6, 7, np.nan]})
+    y = np.array([0, 0, 0, 0, 1, 1, 1, 0])
+    w = np.ones(8)
+    m = CARTClassifier(missing="surrogate", max_surrogates=0, max_depth=1).fit(X, y)
+    t = m.tree_
+    assert t.n_samples.tolist() == [8, 4, 3]     # the row missing a stayed at the root
+    assert t.missing_go[0] == 0                  # predict: the larger child
+    assert rpart_xval_tree(t, m._encode(X), y, w, 0).missing_go[0] == 1
+    # with surrogates computed, lastsurrogate is the known-weight majority (4 : 3): left
+    m5 = CARTClassifier(missing="surrogate", max_surrogates=5, max_depth=1).fit(X, y)
+    assert m5.tree_.n_samples.tolist() == [8, 5, 3]
+    assert rpart_xval_tree(m5.tree_, m5._encode(X), y, w, 5).missing_go[0] == 0
+    # the replay checks that it was given the rows the tree was grown on
+    with pytest.raises(RuntimeError, match="replaying"):
+        rpart_xval_tree(t, m._encode(X.iloc[:6]), y[:6], w[:6], 0)

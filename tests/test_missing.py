@@ -89,6 +89,26 @@ def test_majority_direction_when_no_surrogate():
     assert m.predict(pd.DataFrame({"a": [np.nan]})).tolist() == [1]
 
 
+def test_no_surrogates_means_the_case_stays_in_training():
+    """max_surrogates=0 is rpart's maxsurrogate = 0: surrogate() is never called, the
+    node has no default direction, and the row missing ``a`` stays at the root, so the
+    children hold the 7 known rows only (3 and 4, as rpart's frame$n counts them; rpart
+    itself would drop this row, whose every predictor is missing, before growing). At
+    prediction a missing value still goes to the larger child (pred_rpart.c: 4 rows
+    against 3)."""
+    X = pd.DataFrame({"a": [1, 2, 3, 4, 5, 6, 7, np.nan]})
+    y = [0, 0, 0, 1, 1, 1, 1, 1]
+    m = CARTClassifier(missing="surrogate", max_surrogates=0, max_depth=1).fit(X, y)
+    t = m.tree_
+    assert t.n_samples.tolist() == [8, 3, 4]
+    assert t.value[0].tolist() == [3, 5]
+    assert t.value[1].tolist() == [3, 0] and t.value[2].tolist() == [0, 4]
+    assert m.predict_proba(pd.DataFrame({"a": [np.nan]})).tolist() == [[0, 1]]
+    # the rows of HAND missing ``a`` (9-11) all stay at the root: 4 + 4 below it
+    h = stump(max_surrogates=0).tree_
+    assert h.n_samples.tolist() == [11, 4, 4]
+
+
 def test_unseen_category_routes_like_a_missing_value_with_surrogates():
     X = pd.DataFrame({"c": ["p", "p", "q", "q", "p", "q"], "x": [1, 2, 9, 8, 3, 7.0]})
     y = [0, 0, 1, 1, 0, 1]

@@ -3,6 +3,8 @@ values of the G statistic and the gain, the horizon effect, and nested paths."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -10,7 +12,7 @@ from hypothesis import given, settings
 from prune_trees import build, grown_problem, is_pruned_subtree
 from treebook.prune import (critical_value_path, pre_prune, pre_prune_path,
                             prune_critical_value)
-from treebook.prune.critical_value import split_statistic
+from treebook.prune.critical_value import chi2_critical_values, split_pvalue, split_statistic
 
 # XOR: the root's test separates nothing, the tests below it separate perfectly
 XOR = (0, 0.5, [4, 4], [(1, 0.5, [2, 2], [[2, 0], [0, 2]]),
@@ -76,3 +78,102 @@ def test_paths_are_nested_and_shrink(problem):
         pre = pre_prune(tree, float(c), "gain")
         assert is_pruned_subtree(cvp, pre)
         assert is_pruned_subtree(tree, cvp)
+
+
+# ---- the χ² form: each test's own critical value χ²_{1-α}((V-1)(K-1)) ----------------
+
+def _mixed_tree(n_classes=2):
+    """root (binary, G = 0) → A: a 3-branch test [4,1] | [1,4] | [2,2], and
+    B: a binary test [5,1] | [1,5]. Counts padded with zeros to ``n_classes``."""
+    from treebook.core.tree import NodeKind, TreeBuilder
+
+    pad = lambda c: list(c) + [0] * (n_classes - len(c))
+    b = TreeBuilder()
+    r = b.add_node(-1, pad([13, 13]), 26, 26, 0.0)
+    b.set_split(r, 0, NodeKind.THRESHOLD, 0.5)
+    a = b.add_node(r, pad([7, 7]), 14, 14, 0.0)
+    b.set_split(a, 1, NodeKind.MULTIWAY, branch_of_code=[0, 1, 2])
+    for c in ([4, 1], [1, 4], [2, 2]):
+        b.add_node(a, pad(c), sum(c), sum(c), 0.0)
+    bb = b.add_node(r, pad([6, 6]), 12, 12, 0.0)
+    b.set_split(bb, 2, NodeKind.THRESHOLD, 0.5)
+    for c in ([5, 1], [1, 5]):
+        b.add_node(bb, pad(c), sum(c), sum(c), 0.0)
+    return b.build(feature_names=("x0", "x1", "x2")), a, bb
+
+
+# by hand: A's expected counts are [2.5,2.5],[2.5,2.5],[2,2]; B's are all 3
+G_A = 2 * (8 * np.log(4 / 2.5) + 2 * np.log(1 / 2.5))      # 3.855, df (3-1)(2-1) = 2
+G_B = 2 * (10 * np.log(5 / 3) + 2 * np.log(1 / 3))         # 5.822, df 1
+P_A = np.exp(-G_A / 2)                                     # χ²_2 survival: e^{-x/2}
+P_B = math.erfc(math.sqrt(G_B / 2))                        # χ²_1 survival: erfc(√(x/2))
+
+
+def test_chi2_form_by_hand():
+    tree, a, bb = _mixed_tree()
+    g = split_statistic(tree, "g")
+    assert g[a] == pytest.approx(G_A) and g[bb] == pytest.approx(G_B)
+    assert g[0] == pytest.approx(0.0)
+    p = split_pvalue(tree)
+    assert p[a] == pytest.approx(P_A, rel=1e-9) and p[bb] == pytest.approx(P_B, rel=1e-9)
+    assert p[0] == pytest.approx(1.0)
+    # 95% points from a printed χ² table: 3.841 (1 df), 5.991 (2 df)
+    crit = chi2_critical_values(tree, 0.05)
+    assert crit[0] == pytest.approx(3.841, abs=5e-4)
+    assert crit[a] == pytest.approx(5.991, abs=5e-4)
+    assert crit[bb] == pytest.approx(3.841, abs=5e-4)
+    assert np.isnan(crit[tree.is_leaf]).all()
+    # Mingers's one critical value 3.84 keeps A (G 3.855 ≥ 3.84); the χ² form at α = 0.05
+    # asks A for 5.991 and cuts it; B (5.822 ≥ 3.841) and so the root stay in both
+    assert prune_critical_value(tree, 3.84).node_count == 8
+    chi = prune_critical_value(tree, significance=0.05)
+    assert chi.node_count == 5 and chi.is_leaf[1] and not chi.is_leaf[0]
+    # p_B = 0.0158: at α = 0.01 B goes too, and the root with it
+    assert prune_critical_value(tree, significance=0.01).node_count == 1
+
+
+def test_chi2_path_by_hand():
+    tree, _, _ = _mixed_tree()
+    path = critical_value_path(tree, "g", form="chi2")
+    assert path.parameter == "significance level"
+    assert np.allclose(path.values, [P_A, P_B, 0.0], rtol=1e-9)
+    assert [t.node_count for t in path.trees] == [8, 5, 1]
+    for alpha, t in zip(path.values, path.trees):     # values[k] gives trees[k]
+        assert prune_critical_value(tree, significance=float(alpha)).node_count == t.node_count
+
+
+def test_chi2_form_counts_only_classes_present():
+    # three classes in the tree, two at A: A's test has (3-1)(2-1) = 2 df, not 4
+    tree, a, _ = _mixed_tree(n_classes=3)
+    assert chi2_critical_values(tree, 0.05)[a] == pytest.approx(5.991, abs=5e-4)
+    assert split_pvalue(tree)[a] == pytest.approx(P_A, rel=1e-9)
+
+
+def test_chi2_form_bad_input():
+    tree, _, _ = _mixed_tree()
+    with pytest.raises(TypeError, match="exactly one"):
+        prune_critical_value(tree)
+    with pytest.raises(TypeError, match="exactly one"):
+        prune_critical_value(tree, 3.84, significance=0.05)
+    with pytest.raises(ValueError, match="significance"):
+        prune_critical_value(tree, significance=1.5)
+    with pytest.raises(ValueError, match="significance"):
+        prune_critical_value(tree, significance=float("nan"))
+    with pytest.raises(TypeError, match="significance"):
+        chi2_critical_values(tree, "5%")
+    with pytest.raises(ValueError, match="measure='g'"):
+        prune_critical_value(tree, measure="gain", significance=0.05)
+    with pytest.raises(ValueError, match="form"):
+        critical_value_path(tree, form="quantile")
+
+
+@settings(max_examples=40, deadline=None)
+@given(grown_problem(max_depth=5))
+def test_chi2_path_is_nested(problem):
+    tree, _, _ = problem
+    path = critical_value_path(tree, form="chi2")
+    assert np.all(np.diff(path.values) < 0)
+    sizes = [t.node_count for t in path.trees]
+    assert all(a >= b for a, b in zip(sizes, sizes[1:]))
+    for a, b in zip(path.trees, path.trees[1:]):
+        assert is_pruned_subtree(a, b)

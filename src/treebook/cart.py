@@ -59,8 +59,14 @@ as rpart computes it (``bsplit.c``, ``surrogate.c``, ``choose_surg.c``, ``nodesp
 ``pred_rpart.c``): a feature is scored on its known rows by the impurity decrease in
 units of weight (so a feature with many missing values scores less), the node keeps up to
 ``max_surrogates`` surrogate splits (``surrogate_splits``), and a case missing the
-primary feature follows the first surrogate it has, else the majority way (also a
-category the node never saw). ``missing="error"`` refuses missing values.
+primary feature (or with a category the node never saw) follows the first surrogate it
+has, else the majority way: in training (``nodesplit.c``) the branch with more weight
+among the rows whose primary is known, staying at the node on a tie; at prediction
+(``pred_rpart.c``) the child with more training rows, staying on a tie. With
+``max_surrogates=0`` rpart computes no surrogates and no training default, so such a case
+*stays at the node* in training (the children's sizes add up to the known rows, as in
+rpart's ``frame$n``); at prediction it still goes to the larger child, as rpart's
+``predict`` sends it. ``missing="error"`` refuses missing values.
 
 **Sparse input.** A ``scipy.sparse`` matrix (any format) is never densified: it grows
 through ``treebook.growers.sparse.grow_sparse_cart``, which scans only the stored
@@ -350,7 +356,8 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
         the module docstring.
     max_surrogates : int ≥ 0 (default 5, rpart's ``maxsurrogate``)
         surrogate splits kept
-        per node with ``missing="surrogate"``.
+        per node with ``missing="surrogate"``; 0, as in rpart, also means that a
+        training case missing the primary feature stays at the node.
     max_leaf_nodes : int ≥ 2 or None
         grow best-first (scikit-learn's
         ``BestFirstTreeBuilder``): the leaf whose split improves the weighted impurity

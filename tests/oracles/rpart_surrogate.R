@@ -1,12 +1,15 @@
 # rpart on a CSV whose last column is the response, with surrogate splits; for the oracle
 # tests of treebook's missing="surrogate". Usage:
 #   Rscript rpart_surrogate.R data.csv class|anova grow|default folds.csv new.csv outdir
-#           [minsplit minbucket]
-# grow:    cp = 0, minsplit = 2, minbucket = 1 (or as given), maxcompete = 0, maxsurrogate = 5,
+#           [minsplit minbucket [maxsurrogate]]
+# grow:    cp = 0, minsplit = 2, minbucket = 1 (or as given), maxcompete = 0, maxsurrogate = 5
+#          (or as given),
 #          usesurrogate = 2, cross-validated on the fold ids (for the cp table);
 # default: rpart.control() with xval = 0.
 # Writes frame.csv (per node: number, var, n, dev, yval), splits.csv (per split: node,
-# var, primary or surrogate, agree (improve of a surrogate), adj), cptable.csv and the
+# var, primary or surrogate, agree (improve of a surrogate), adj, ncat, index (the cut
+# point, 17 digits), the two sons' n and, for a categorical split, the levels sent left
+# and right), cptable.csv and the
 # predictions on the training rows (pred_train.csv) and on new.csv (pred_new.csv).
 invisible(Sys.setlocale("LC_COLLATE", "C"))
 args <- commandArgs(TRUE)
@@ -19,8 +22,9 @@ if (args[3] == "grow") {
   fo <- read.csv(args[4])$f
   minsplit <- if (length(args) > 6) as.integer(args[7]) else 2L
   minbucket <- if (length(args) > 7) as.integer(args[8]) else 1L
+  maxsur <- if (length(args) > 8) as.integer(args[9]) else 5L
   ctl <- rpart.control(cp = 0, minsplit = minsplit, minbucket = minbucket, maxcompete = 0,
-                       maxsurrogate = 5, usesurrogate = 2, xval = fo)
+                       maxsurrogate = maxsur, usesurrogate = 2, xval = fo)
 } else {
   ctl <- rpart.control(xval = 0)
 }
@@ -38,8 +42,22 @@ if (!is.null(f$splits)) {
   per <- 1 + nc + ns
   kind <- unlist(lapply(seq_along(per), function(i)
     c("primary", rep("competitor", nc[i]), rep("surrogate", ns[i]))))
-  write.csv(data.frame(node = rep(internal, per), var = rownames(sp), kind = kind,
-                       agree = sp[, "improve"], adj = sp[, "adj"]),
+  # the primary's cut point and directions: ncat -1 sends x < index to the left son
+  # (node 2k), +1 to the right son; a categorical split's csplit row says per level
+  # 1 (left), 3 (right) or 2 (no case of that level at the node)
+  nodes <- rep(internal, per)
+  n_of <- function(k) fr$n[match(k, as.integer(rownames(fr)))]
+  lev_side <- function(i, side) {
+    if (sp[i, "ncat"] < 2) return("")
+    v <- rownames(sp)[i]
+    paste(attr(f, "xlevels")[[v]][f$csplit[sp[i, "index"], ] == side], collapse = "|")
+  }
+  write.csv(data.frame(node = nodes, var = rownames(sp), kind = kind,
+                       agree = sp[, "improve"], adj = sp[, "adj"],
+                       ncat = sp[, "ncat"], index = sprintf("%.17g", sp[, "index"]),
+                       n_left = n_of(2L * nodes), n_right = n_of(2L * nodes + 1L),
+                       levels_left = sapply(seq_len(nrow(sp)), lev_side, side = 1L),
+                       levels_right = sapply(seq_len(nrow(sp)), lev_side, side = 3L)),
             file.path(out, "splits.csv"), row.names = FALSE)
 } else {
   write.csv(data.frame(node = integer(), var = character(), kind = character(),

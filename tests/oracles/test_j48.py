@@ -1,7 +1,8 @@
 """treebook's C4.5 against Weka's J48 on Weka's own ARFF examples.
 
 For every data set and option set, J48 (run in one JVM by ``J48Oracle.java``) and
-``C45Classifier`` are fitted on the whole file; they must build the same tree: the same
+``C45Classifier`` (with each of its two growers, ``grower="fast"`` and ``"readable"``) are
+fitted on the whole file; they must build the same tree: the same
 non-empty leaves (class, weight, errors, as J48 prints them to two decimals) and, for every
 training case, the same class distribution (exact, to 1e-9) and the same prediction.
 Run by ``make crosscheck``, which installs Debian's ``weka`` when it is missing.
@@ -37,7 +38,12 @@ OPTIONS = {
     "-U -M 2 -B": {"pruning": None, "binary_splits": True},
 }
 
+#: both C4.5 growers must build J48's tree: the fast one and the readable recursion
+GROWERS = ("fast", "readable")
+
 JOBS = [pytest.param(name, opt, id=f"{name}[{opt}]") for name in DATASETS for opt in OPTIONS]
+RUNS = [pytest.param(name, opt, g, id=f"{name}[{opt}]-{g}") for name in DATASETS
+        for opt in OPTIONS for g in GROWERS]
 
 #: the committed table of this comparison, read by chapter 3 and the appendix
 PARITY_CSV = Path(__file__).resolve().parents[2] / "benchmarks/experiments/results/j48_parity.csv"
@@ -56,18 +62,18 @@ def j48_results():
     keys = [p.values for p in JOBS]
     results = run_j48([(EXAMPLES / f"{name}.arff", opt) for name, opt in keys], BUILD)
     yield dict(zip(keys, results))
-    if len(_OUTCOMES) == len(JOBS):  # a full run: record the table
+    if len(_OUTCOMES) == len(RUNS):  # a full run: record the table
         _write_parity_csv(commit)
 
 
 def _write_parity_csv(commit: str):
     import datetime
 
-    rows = ["dataset,j48_options,c45_parameters,j48_leaves,treebook_leaves,"
+    rows = ["dataset,j48_options,c45_parameters,grower,j48_leaves,treebook_leaves,"
             "same_leaves,same_distributions,same_predictions"]
-    for (name, opt), o in _OUTCOMES.items():
+    for (name, opt, grower), o in _OUTCOMES.items():
         params = " ".join(f"{k}={v}" for k, v in OPTIONS[opt].items()) or "defaults"
-        rows.append(f"{name},{opt},{params},{o['j48_leaves']},{o['treebook_leaves']},"
+        rows.append(f"{name},{opt},{params},{grower},{o['j48_leaves']},{o['treebook_leaves']},"
                     f"{o['leaves']},{o['distributions']},{o['predictions']}")
     header = ["# command: make crosscheck (tests/oracles/test_j48.py, Weka 3.6 J48)",
               f"# date: {datetime.date.today().isoformat()}", f"# commit: {commit}"]
@@ -95,11 +101,11 @@ def _same_leaves(ours, theirs, tol=0.0051):
                for a, b in zip(ours, theirs))
 
 
-@pytest.mark.parametrize("name, options", JOBS)
-def test_c45_builds_j48s_tree(j48_results, name, options):
+@pytest.mark.parametrize("name, options, grower", RUNS)
+def test_c45_builds_j48s_tree(j48_results, name, options, grower):
     j48 = j48_results[(name, options)]
     X, y, class_names = read_arff(EXAMPLES / f"{name}.arff", BUILD)
-    model = C45Classifier(**OPTIONS[options]).fit(X, y)
+    model = C45Classifier(grower=grower, **OPTIONS[options]).fit(X, y)
     ours = _treebook_leaves(model)
     order = [list(model.classes_).index(c) for c in class_names]
     proba = model.predict_proba(X)[:, order]
@@ -109,7 +115,7 @@ def test_c45_builds_j48s_tree(j48_results, name, options):
                    leaves=_same_leaves(ours, j48.leaves),
                    distributions=bool(np.allclose(proba, j48.distribution, rtol=0, atol=1e-9)),
                    predictions=bool((model.predict(X) == predicted).all()))
-    _OUTCOMES[(name, options)] = outcome
+    _OUTCOMES[(name, options, grower)] = outcome
     assert outcome["leaves"], (
         f"leaves differ\ntreebook:\n{model.export_text()}\nJ48:\n{j48.text}")
     assert outcome["distributions"]

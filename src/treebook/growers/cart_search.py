@@ -178,7 +178,9 @@ def cart_split_finder(*, n_classes: int, criterion, categorical, n_categories,
     them on either side, :func:`learn_candidates`; the split remembers their side) or
     ``"surrogate"`` (rpart's: each feature is scored on its known rows by the impurity
     decrease in units of weight, the split stores its :func:`surrogate_splits` and sends
-    a case missing them all the majority way).
+    a case missing them all the way with more known weight — except with
+    ``max_surrogates = 0``, where, as in rpart, a case missing the primary feature stays
+    at the node: the children hold the cases whose primary is known).
     """
     if missing not in MISSING_RULES:
         raise ValueError(f"missing must be one of {MISSING_RULES}; got {missing!r}")
@@ -244,8 +246,13 @@ def cart_split_finder(*, n_classes: int, criterion, categorical, n_categories,
             left_b = rpart_left_branch(right[~nan], yr[~nan], w[~nan], n_classes)
             split.surrogates = surrogate_splits(X[rows], direction, w, f, categorical,
                                                 left_b, max_surrogates)
+            # rpart's lastsurrogate (surrogate.c): the branch with more weight among the
+            # rows whose primary is known, 0 ("no default": the case stays here) on a
+            # tie — and when maxsurrogate = 0, where partition.c never calls surrogate()
+            # and the node's lastsurrogate keeps its calloc'd 0
             t_b = np.array([w[direction == 0].sum(), w[direction == 1].sum()])
-            split.missing_go = -1 if t_b[0] == t_b[1] else int(np.argmax(t_b))
+            split.missing_go = (-1 if max_surrogates == 0 or t_b[0] == t_b[1]
+                                else int(np.argmax(t_b)))
             split.unseen_as_missing = True
         else:
             if go >= 0:

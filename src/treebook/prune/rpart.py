@@ -24,7 +24,10 @@ down it once for each row, at the geometric mean of the row's CP and the one abo
 times the top CP for the first row), scaled to the fold's weight; a case stops at the
 first node whose complexity does not exceed that value and is charged its loss there
 (0–1 for classes, the squared error for regression). ``xerror`` is the sum of those
-losses over ``R(root)``, ``xstd`` is ``sqrt(Σ w e² − (Σ w e)²/Σ w) / R(root)``.
+losses over ``R(root)``, ``xstd`` is ``sqrt(Σ w e² − (Σ w e)²/Σ w) / R(root)``. A
+held-out case missing a split's feature (``missing="surrogate"``) is routed as rpart's
+cross-validation routes it (``branch.c``, :func:`rpart_xval_tree`), not by ``predict``'s
+rule.
 
 rpart's own table (``rpart(..., control = rpart.control(cp = 0, minsplit = 2,
 minbucket = 1, maxcompete = 0, maxsurrogate = 0, xval = folds))``) equals this one on
@@ -40,7 +43,8 @@ import numpy as np
 from ..core.base import InstanceOf, Interval, TreeEstimator, validate_params
 from ..core.tree import NodeKind, Tree
 
-__all__ = ["node_risk_rpart", "rpart_complexity", "cp_table", "prune_rpart_cp"]
+__all__ = ["node_risk_rpart", "rpart_complexity", "rpart_xval_tree", "cp_table",
+           "prune_rpart_cp"]
 
 
 def node_risk_rpart(tree: Tree) -> np.ndarray:
@@ -142,6 +146,57 @@ def _rundown(path, comp: np.ndarray, kept: np.ndarray, thresholds) -> np.ndarray
     return stops
 
 
+def rpart_xval_tree(tree: Tree, X, y, sample_weight, max_surrogates: int) -> Tree:
+    """``tree`` (grown with ``missing="surrogate"`` on the encoded ``X``, target ``y`` —
+    class codes or values — and weights) with the missing-value rule that rpart's
+    cross-validation uses for a held-out case (``branch.c``), not ``predict``'s.
+
+    A case with no branch for the primary split (missing, or a category the node never
+    saw) follows the first surrogate it has, else the node's ``lastsurrogate``: the
+    branch with more weight among the training rows whose primary is known
+    (``surrogate.c``). Where that is 0 — a tie, or ``maxsurrogate = 0`` (no surrogate
+    pass at all) — ``branch.c`` still sends the case on, to rpart's *right* son (its
+    ``dir == LEFT ? leftson : rightson``), while training (``nodesplit.c``) kept such
+    cases at the node and ``predict`` (``pred_rpart.c``) sends them to the larger child.
+    rpart's left son is the branch with the smaller mean class code or response of the
+    known rows (:func:`treebook.growers.surrogates.rpart_left_branch`).
+
+    The training rows are replayed down the tree with the training rule (first surrogate,
+    else the known-weight majority, else stay) to recover each node's known rows; the
+    replay must give every node its grown size, or a ``RuntimeError`` says it did not.
+    """
+    from dataclasses import replace
+
+    from ..core.splits import resolve_missing
+    from ..growers.surrogates import rpart_left_branch
+
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y)
+    w = np.asarray(sample_weight, dtype=float)
+    go = np.full(tree.node_count, -1, dtype=np.int64)
+    rows_at = {0: np.arange(X.shape[0])}
+    for i in range(tree.node_count):           # pre-order: a parent comes first
+        rows = rows_at.pop(i)
+        if np.count_nonzero(w[rows] > 0) != tree.n_samples[i]:
+            raise RuntimeError(f"replaying the training rows gave node {i} "
+                               f"{np.count_nonzero(w[rows] > 0)} rows; it was grown with "
+                               f"{tree.n_samples[i]}")
+        if tree.is_leaf[i]:
+            continue
+        raw = tree._branch(np.full(rows.shape[0], i), X[rows, tree.feature[i]])
+        known = raw >= 0
+        t_b = np.array([w[rows][known & (raw == b)].sum() for b in (0, 1)])
+        train_go = (-1 if max_surrogates == 0 or t_b[0] == t_b[1] else int(np.argmax(t_b)))
+        left = rpart_left_branch(raw[known] == 1, y[rows][known], w[rows][known],
+                                 tree.n_classes)
+        go[i] = train_go if train_go >= 0 else 1 - left
+        sur = tree.surrogates[i] if tree.surrogates else ()
+        branch = resolve_missing(raw, X[rows], sur, train_go, tree.unseen_as_missing)
+        for b, child in enumerate(tree.children_of(i)):
+            rows_at[int(child)] = rows[branch == b]
+    return replace(tree, missing_go=go)
+
+
 @validate_params({"estimator": InstanceOf(TreeEstimator, "treebook tree estimator")})
 def cp_table(estimator, X, y, folds=None, sample_weight=None):
     """rpart's ``printcp`` table for ``estimator`` (a treebook CART estimator) grown on
@@ -183,7 +238,16 @@ def cp_table(estimator, X, y, folds=None, sample_weight=None):
         t = model.tree_
         c, k = rpart_complexity(t)
         scale = w[~out].sum() / total
-        stops = _rundown(model.decision_path(Xa[out]).tocsr(), c, k, xcp * scale)
+        if getattr(model, "missing", None) == "surrogate":
+            # rpart's cross-validation routes a held-out case by branch.c, not predict
+            Xe = model._encode(Xa[~out])
+            yc = (ya[~out] if t.is_regression
+                  else np.searchsorted(model.classes_, ya[~out]))
+            walk = rpart_xval_tree(t, Xe, yc, w[~out], model.max_surrogates)
+            path = walk.decision_path(model._encode(Xa[out]))
+        else:
+            path = model.decision_path(Xa[out])
+        stops = _rundown(path.tocsr(), c, k, xcp * scale)
         if t.is_regression:
             pred = t.value[stops, 0]
             loss = (ya[out][:, None] - pred) ** 2
