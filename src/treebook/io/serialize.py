@@ -110,7 +110,8 @@ SCHEMA_VERSION = 2
 FORMAT = "treebook-model"
 
 #: default cap on the nodes of one tree, on the entries of one array, and (times
-#: :data:`BYTES_PER_NODE`) on the length of a document; ``from_json(max_nodes=)`` raises it
+#: :data:`BYTES_PER_NODE`, plus a megabyte) on the length of a document;
+#: ``from_json(max_nodes=)`` raises it
 DEFAULT_MAX_NODES = 1_000_000
 #: bytes of document allowed per node of ``max_nodes`` (a node takes about 150 bytes)
 BYTES_PER_NODE = 256
@@ -138,7 +139,7 @@ class _Limits:
 
     @property
     def max_bytes(self) -> int:
-        return BYTES_PER_NODE * self.max_nodes
+        return BYTES_PER_NODE * self.max_nodes + 2**20  # a megabyte beside the nodes
 
 
 _LIMITS = contextvars.ContextVar("treebook_model_limits", default=_Limits())
@@ -864,7 +865,8 @@ def from_json(text, expected=None, *, max_nodes: int = DEFAULT_MAX_NODES):
         expected=C45Classifier)``).
     max_nodes : int, default :data:`DEFAULT_MAX_NODES`
         The cap on the nodes of a tree and the entries of an array; the text may be at
-        most ``BYTES_PER_NODE * max_nodes`` characters. Raise it for a larger model.
+        most ``BYTES_PER_NODE * max_nodes`` characters plus a megabyte. Raise it for a
+        larger model.
     """
     if expected is not None and not isinstance(expected, type):
         raise TypeError(f"expected must be an estimator class or None; got {expected!r}")
@@ -877,7 +879,8 @@ def from_json(text, expected=None, *, max_nodes: int = DEFAULT_MAX_NODES):
     if len(text) > limits.max_bytes:
         raise MalformedModelError(
             f"text: {len(text)} characters is over the cap of {limits.max_bytes} "
-            f"({BYTES_PER_NODE} per node of max_nodes={max_nodes}; raise max_nodes to load it)")
+            f"(1 MiB + {BYTES_PER_NODE} per node of max_nodes={max_nodes}; raise max_nodes "
+            "to load it)")
     try:
         doc = json.loads(text, parse_constant=_reject_constant)
     except RecursionError:
