@@ -113,8 +113,9 @@ FORMAT = "treebook-model"
 #: :data:`BYTES_PER_NODE`, plus a megabyte) on the length of a document;
 #: ``from_json(max_nodes=)`` raises it
 DEFAULT_MAX_NODES = 1_000_000
-#: bytes of document allowed per node of ``max_nodes`` (a node takes about 150 bytes)
-BYTES_PER_NODE = 256
+#: bytes of document allowed per node of ``max_nodes`` (a node takes 150 to 300: a
+#: 10^5-node regression tree is 29 MiB)
+BYTES_PER_NODE = 512
 #: the deepest nesting of tagged values (``tuple`` in ``dict`` in ...) a document may have
 MAX_NESTING = 64
 #: numpy dtypes an array or scalar may declare (plus unicode text ``<Un``, see below)
