@@ -377,7 +377,7 @@ def test_caps_on_nodes_and_length_are_clear_and_can_be_raised():
     n = len(_doc("cart_regressor")["fitted"]["tree_"]["nodes"])
     _refused(text, rf"{n} nodes is over the cap of 5 \(raise it with from_json\(max_nodes",
              max_nodes=5)
-    _refused(text + " " * 2**20, "characters is over the cap", max_nodes=n)
+    _refused(text + " " * 2**21, "characters is over the cap", max_nodes=n)
     assert from_json(text, max_nodes=n).tree_.node_count == n
     with pytest.raises(ValueError, match="max_nodes must be an integer >= 1"):
         from_json(text, max_nodes=0)
