@@ -52,8 +52,10 @@ import numpy as np
 
 from ..kernels.walk import walk_thresholds, walk_tree
 from .splits import FAN, STOP, NodeKind, branch_codes, get_routing, resolve_missing
+from .tree_validation import MalformedModelError, validate_tree
 
-__all__ = ["NodeKind", "Tree", "TreeBuilder", "apply_binary", "apply_compiled", "check_tree"]
+__all__ = ["MalformedModelError", "NodeKind", "Tree", "TreeBuilder", "apply_binary",
+           "apply_compiled", "check_tree"]
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,6 +68,11 @@ class Tree:
     ``is_regression`` and descriptive metadata (``feature_names``, ``categories``,
     ``classes``, ``extra``) for drawings and rules. A tree is immutable: :meth:`prune`
     and :meth:`truncate` return new trees. Build one with :class:`TreeBuilder`.
+
+    Construction checks the arrays (:func:`treebook.core.tree_validation.validate_tree`:
+    children in range, a tree and not a graph, features in range, finite statistics) and
+    raises :class:`MalformedModelError` naming the field; so does every tree made by
+    :func:`dataclasses.replace`.
 
     Routing: :meth:`apply` (the node each row ends at), :meth:`route` (end nodes with
     weights, for fractional routing), :meth:`distribution` (class probabilities or
@@ -96,6 +103,9 @@ class Tree:
     surrogates: tuple = ()
     #: a category with no branch at a node is routed like a missing value (rpart)
     unseen_as_missing: bool = False
+
+    def __post_init__(self):
+        validate_tree(self)  # a tree can come from an untrusted model file
 
     # ------------------------------------------------------------------ shape and structure
     @property
@@ -215,6 +225,9 @@ class Tree:
         """
         policy = get_routing(missing)
         X = np.asarray(X, dtype=float)
+        if X.ndim != 2 or X.shape[1] <= int(self.feature.max()):  # a leaf's feature is -1
+            raise ValueError(f"X must be 2-D with a column for every feature; got shape "
+                             f"{X.shape}")
         n = X.shape[0]
         rows = np.arange(n)
         nodes = np.zeros(n, dtype=np.int64)
@@ -578,7 +591,7 @@ def apply_compiled(tree: Tree, X) -> np.ndarray:
     :func:`apply_binary` and :meth:`Tree.route` are the numpy references the tests compare
     it with."""
     X = np.asarray(X, dtype=float)
-    if X.ndim != 2 or (tree.node_count > 1 and X.shape[1] <= int(tree.feature.max())):
+    if X.ndim != 2 or X.shape[1] <= int(tree.feature.max()):  # a leaf's feature is -1
         raise ValueError(f"X must be 2-D with a column for every feature; got shape {X.shape}")
     if not (X.flags.c_contiguous or X.flags.f_contiguous):
         X = np.ascontiguousarray(X)  # the walk reads rows (C order) or columns (F order)

@@ -7,13 +7,13 @@ predicts exactly what the original predicts (``predict``, ``predict_proba``,
 reads back to the same bits). Pickle keeps working as well; JSON is the format to keep,
 to read from another language, or to inspect.
 
-Schema, version 1 (``SCHEMA_VERSION``)
+Schema, version 2 (``SCHEMA_VERSION``)
 --------------------------------------
 The document is one JSON object (strict JSON: no ``NaN``/``Infinity`` literals)::
 
     {
       "format": "treebook-model",
-      "schema_version": 1,
+      "schema_version": 2,
       "treebook_version": "0.1.0",          # informative only
       "estimator": "treebook.cart.CARTClassifier",
       "params": {"max_depth": 3, ...},      # get_params(): the constructor arguments
@@ -27,7 +27,7 @@ The document is one JSON object (strict JSON: no ``NaN``/``Infinity`` literals):
 A **tree** (``{"type": "tree", ...}``) lists its nodes in depth-first pre-order, the root
 first; node ``i`` is ``nodes[i]``::
 
-    {"type": "tree", "is_regression": false, "n_outputs": 2,
+    {"type": "tree", "is_regression": false, "n_outputs": 2, "n_features": 4,
      "feature_names": ["outlook", ...], "categories": [<value>, ...],
      "classes": <value>, "extra": <value>,
      "nodes": [{"kind": "threshold", "feature": 2, "threshold": 0.5,
@@ -80,23 +80,70 @@ raises a ``TypeError`` naming the attribute.
 
 Compatibility: a reader of version ``v`` reads every version ``<= v``; a document with a
 larger ``schema_version`` is refused with a ``ValueError`` that names both versions.
+Version 2 adds ``n_features`` to a tree (the columns its features index; a version-1 tree
+has none, and its ``feature_names`` bound the features), and states what version 1
+already promised and did not check: loading is safe on untrusted text (see
+:func:`from_json`: strict JSON, an allow-list of dtypes, estimators and callables, caps on
+sizes checked before any allocation, every tree validated), and every error is a
+:class:`MalformedModelError`. Later changes of this release extend version 2.
 """
 
 from __future__ import annotations
 
-import importlib
+import contextvars
 import json
 import math
 import numbers
+import re
+from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["SCHEMA_VERSION", "to_json", "from_json", "tree_to_dict", "tree_from_dict",
-           "estimator_to_dict", "estimator_from_dict"]
+from ..core.tree_validation import MalformedModelError
+
+__all__ = ["SCHEMA_VERSION", "MalformedModelError", "DEFAULT_MAX_NODES", "to_json",
+           "from_json", "tree_to_dict", "tree_from_dict", "estimator_to_dict",
+           "estimator_from_dict"]
 
 #: the version of the schema this module writes (and the newest it reads)
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 FORMAT = "treebook-model"
+
+#: default cap on the nodes of one tree, on the entries of one array, and (times
+#: :data:`BYTES_PER_NODE`, plus a megabyte) on the length of a document;
+#: ``from_json(max_nodes=)`` raises it
+DEFAULT_MAX_NODES = 1_000_000
+#: bytes of document allowed per node of ``max_nodes`` (a node takes 150 to 300: a
+#: 10^5-node regression tree is 29 MiB)
+BYTES_PER_NODE = 512
+#: the deepest nesting of tagged values (``tuple`` in ``dict`` in ...) a document may have
+MAX_NESTING = 64
+#: numpy dtypes an array or scalar may declare (plus unicode text ``<Un``, see below)
+ALLOWED_DTYPES = frozenset(
+    ["bool", "object", "float16", "float32", "float64"]
+    + [f"{s}int{b}" for s in ("", "u") for b in (8, 16, 32, 64)])
+#: a text array ``<Un`` may declare a width up to this many characters beyond its longest
+#: entry (a declared width is an allocation: ``U100000000`` is 400 MB per entry)
+MAX_TEXT_PADDING = 256
+_TEXT_DTYPE = re.compile(r"^[<>=|]?U([0-9]{1,9})$")
+_TEXT_SCALAR = re.compile(r"^str[0-9]{1,9}$")
+_INT64 = (-(2**63), 2**63 - 1)
+
+
+@dataclass(frozen=True)
+class _Limits:
+    max_nodes: int = DEFAULT_MAX_NODES
+
+    @property
+    def max_items(self) -> int:
+        return self.max_nodes
+
+    @property
+    def max_bytes(self) -> int:
+        return BYTES_PER_NODE * self.max_nodes + 2**20  # a megabyte beside the nodes
+
+
+_LIMITS = contextvars.ContextVar("treebook_model_limits", default=_Limits())
 
 def _kind_codes():
     from ..core.tree import NodeKind
@@ -153,10 +200,10 @@ def _encode_value(v, where: str):
             raise TypeError(f"{where}: criterion {v.name!r} is not registered in "
                             "treebook.core.criteria.CRITERIA, so it cannot be named in JSON")
         return {"type": "criterion", "name": v.name}
-    if callable(v) and getattr(v, "__module__", "").startswith("treebook"):
-        name = f"{v.__module__}.{v.__qualname__}"
-        if _resolve_callable(name) is v:
-            return {"type": "callable", "name": name}
+    if callable(v):
+        for name, f in _callables().items():
+            if f is v:
+                return {"type": "callable", "name": name}
     from ..core.tree import Tree
     from ..core.encoding import FeatureEncoder
 
@@ -214,82 +261,202 @@ def current_name(name: str) -> str:
     return f"{LEGACY_MODULES[module]}.{attr}" if module in LEGACY_MODULES else name
 
 
+#: the split measures a document may name as a callable (``CriterionTreeClassifier``'s
+#: ``criterion``): pure functions of contingency tables, by their exact names
+CALLABLE_NAMES = tuple(f"treebook.core.impurity.{n}" for n in (
+    "conditional_entropy", "information_gain", "split_information", "gain_ratio",
+    "gini_index", "gini_gain", "conditional_log_likelihood", "g_statistic", "g_test_dof",
+    "g_test_pvalue"))
+
+
+def _callables() -> dict:
+    from ..core import impurity
+
+    return {name: getattr(impurity, name.rpartition(".")[2]) for name in CALLABLE_NAMES}
+
+
+def _estimator_classes() -> dict:
+    """The estimators a document may name, by their exact names (a registry, never an
+    import of a name the document spells)."""
+    from ..c45 import C45Classifier
+    from ..cart import CARTClassifier, CARTRegressor
+    from ..cls import CLSClassifier, CriterionTreeClassifier
+    from ..hist import HistCARTClassifier, HistCARTRegressor
+    from ..id3 import ID3Classifier
+    from ..optimal import OptimalTreeClassifier
+
+    classes = (ID3Classifier, C45Classifier, CLSClassifier, CriterionTreeClassifier,
+               CARTClassifier, CARTRegressor, HistCARTClassifier, HistCARTRegressor,
+               OptimalTreeClassifier)
+    return {f"{c.__module__}.{c.__qualname__}": c for c in classes}
+
+
 def _resolve_callable(name: str):
-    module, _, attr = current_name(name).rpartition(".")
-    if not module.startswith("treebook"):
-        raise ValueError(f"callable {name!r} is outside the treebook package")
-    try:
-        return getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError):
-        raise ValueError(f"callable {name!r} does not exist in this treebook") from None
+    """The function a document names: one of :data:`CALLABLE_NAMES` (old names through
+    :func:`current_name`); anything else is refused, whatever the package holds."""
+    found = _callables().get(current_name(name))
+    if found is None:
+        raise MalformedModelError(
+            f"callable {name!r} is not one a model may name (outside the treebook package or "
+            f"not a split measure); allowed: {list(CALLABLE_NAMES)}")
+    return found
+
+
+def _resolve_estimator(name: str):
+    found = _estimator_classes().get(current_name(name))
+    if found is None:
+        raise MalformedModelError(
+            f"document: 'estimator' {name!r} is not a treebook estimator (one of "
+            f"{sorted(_estimator_classes())})")
+    return found
 
 
 def _float_in(x, where):
     if isinstance(x, dict) and x.get("type") == "float":
         names = {"nan": np.nan, "inf": np.inf, "-inf": -np.inf}
         if x.get("value") not in names:
-            raise ValueError(f"{where}: a float must be 'nan', 'inf' or '-inf'; "
-                             f"got {x.get('value')!r}")
+            raise MalformedModelError(f"{where}: a float must be 'nan', 'inf' or '-inf'; "
+                                      f"got {x.get('value')!r}")
         return names[x["value"]]
     if isinstance(x, bool) or not isinstance(x, (int, float)):
-        raise ValueError(f"{where}: expected a number; got {x!r}")
-    return float(x)
+        raise MalformedModelError(f"{where}: expected a number; got {_short(x)}")
+    try:
+        return float(x)
+    except OverflowError:
+        raise MalformedModelError(f"{where}: {_short(x)} is too large for a float") from None
+
+
+def _short(v) -> str:
+    """``repr(v)`` cut to 60 characters, for messages about hostile values."""
+    r = repr(v)
+    return r if len(r) <= 60 else r[:57] + "..."
 
 
 def _need(d, key, where, kind=None):
     if not isinstance(d, dict):
-        raise ValueError(f"{where}: expected a JSON object; got {type(d).__name__}")
+        raise MalformedModelError(f"{where}: expected a JSON object; got {type(d).__name__}")
     if key not in d:
-        raise ValueError(f"{where}: missing the key {key!r}")
+        raise MalformedModelError(f"{where}: missing the key {key!r}")
     v = d[key]
     if kind is not None and (not isinstance(v, kind) or isinstance(v, bool) and kind is not bool):
         names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-        raise ValueError(f"{where}: {key!r} must be of JSON type {names}; got {v!r}")
+        raise MalformedModelError(f"{where}: {key!r} must be of JSON type {names}; "
+                                  f"got {_short(v)}")
+    if kind is int and not _INT64[0] <= v <= _INT64[1]:
+        raise MalformedModelError(f"{where}: {key!r} = {_short(v)} is out of the 64-bit range")
     return v
 
 
-def _decode_value(v, where: str):
+def _need_size(d, key, where, low: int, high: int) -> int:
+    """An integer field that sizes something: checked against ``low..high`` before any
+    allocation depends on it."""
+    v = _need(d, key, where, int)
+    if not low <= v <= high:
+        raise MalformedModelError(f"{where}: {key!r} must be in {low}..{high}; got {v}"
+                                  + (" (raise the cap with from_json(max_nodes=...))"
+                                     if v > high else ""))
+    return v
+
+
+def _array_dtype(dtype: str, data: list, where: str) -> np.dtype:
+    """The numpy dtype an array declares, from the allow-list (:data:`ALLOWED_DTYPES`, or
+    text ``<Un`` no wider than its longest entry plus :data:`MAX_TEXT_PADDING`)."""
+    text = _TEXT_DTYPE.match(dtype)
+    if text:
+        if not all(isinstance(x, str) for x in data):
+            raise MalformedModelError(f"{where}: a text array ({dtype}) holds strings only")
+        longest = max((len(x) for x in data), default=0)
+        if int(text.group(1)) > longest + MAX_TEXT_PADDING:
+            raise MalformedModelError(
+                f"{where}: dtype {dtype!r} is wider than its longest entry ({longest} "
+                "characters) allows")
+        return np.dtype(dtype)
+    if dtype not in ALLOWED_DTYPES:
+        raise MalformedModelError(f"{where}: dtype {_short(dtype)} is not allowed in a model "
+                                  f"(allowed: {sorted(ALLOWED_DTYPES)} and text '<Un')")
+    return np.dtype(dtype)
+
+
+def _decode_value(v, where: str, depth: int = 0):
     if v is None or isinstance(v, (bool, str, int, float)):
         return v
+    if depth > MAX_NESTING:
+        raise MalformedModelError(f"{where}: values nested deeper than {MAX_NESTING} levels")
     if isinstance(v, list):
-        return [_decode_value(x, f"{where}[{i}]") for i, x in enumerate(v)]
+        return [_decode_value(x, f"{where}[{i}]", depth + 1) for i, x in enumerate(v)]
     if not isinstance(v, dict):
-        raise ValueError(f"{where}: unexpected JSON value {v!r}")
+        raise MalformedModelError(f"{where}: unexpected JSON value {_short(v)}")
     t = _need(v, "type", where, str)
     if t == "float":
         return _float_in(v, where)
     if t == "array":
+        limit = _LIMITS.get().max_items
         dtype = _need(v, "dtype", where, str)
-        shape = tuple(_need(v, "shape", where, list))
+        shape = _need(v, "shape", where, list)
         data = _need(v, "data", where, list)
-        if int(np.prod(shape)) != len(data):
-            raise ValueError(f"{where}: an array of shape {list(shape)} needs "
-                             f"{int(np.prod(shape))} entries; got {len(data)}")
-        try:
-            dt = np.dtype(dtype)
-        except TypeError:
-            raise ValueError(f"{where}: unknown dtype {dtype!r}") from None
+        if not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s <= limit
+                   for s in shape) or len(shape) > 32:
+            raise MalformedModelError(f"{where}: 'shape' must be at most 32 sizes in "
+                                      f"0..{limit}; got {_short(shape)}")
+        size = math.prod(shape)  # Python integers: no overflow
+        if size != len(data):
+            raise MalformedModelError(f"{where}: an array of shape {shape} needs {size} "
+                                      f"entries; got {len(data)}")
+        if size > limit:
+            raise MalformedModelError(f"{where}: {size} entries is over the cap of {limit} "
+                                      "(raise it with from_json(max_nodes=...))")
+        dt = _array_dtype(dtype, data, where)
         if dt.kind == "O":
             out = np.empty(len(data), dtype=object)
-            out[:] = [_decode_value(x, f"{where}[{i}]") for i, x in enumerate(data)]
+            out[:] = [_decode_value(x, f"{where}[{i}]", depth + 1) for i, x in enumerate(data)]
             return out.reshape(shape)
         if dt.kind == "f":
             data = [_float_in(x, f"{where}[{i}]") for i, x in enumerate(data)]
+        elif dt.kind in "biu" and not all(
+                isinstance(x, int) and (dt.kind != "b" or isinstance(x, bool)) for x in data):
+            raise MalformedModelError(f"{where}: an array of dtype {dtype} holds "
+                                      f"{'true/false' if dt.kind == 'b' else 'integers'} only")
         try:
             return np.array(data, dtype=dt).reshape(shape)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"{where}: entries do not fit dtype {dtype}: {exc}") from None
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise MalformedModelError(f"{where}: entries do not fit dtype {dtype}: "
+                                      f"{exc}") from None
     if t == "scalar":
-        dt = np.dtype(_need(v, "dtype", where, str))
+        dtype = _need(v, "dtype", where, str)
         raw = _need(v, "value", where)
-        return dt.type(_float_in(raw, where) if dt.kind == "f" else raw)
+        if _TEXT_SCALAR.match(dtype):
+            if not isinstance(raw, str):
+                raise MalformedModelError(f"{where}: a text scalar holds a string")
+            return np.str_(raw)
+        if dtype not in ALLOWED_DTYPES or dtype == "object":
+            raise MalformedModelError(f"{where}: scalar dtype {_short(dtype)} is not allowed")
+        dt = np.dtype(dtype)
+        if dt.kind == "f":
+            return dt.type(_float_in(raw, where))
+        if not isinstance(raw, int) or (dt.kind == "b") != isinstance(raw, bool):
+            raise MalformedModelError(f"{where}: a {dtype} scalar needs "
+                                      f"{'true/false' if dt.kind == 'b' else 'an integer'}")
+        try:
+            return np.array(raw, dtype=dt)[()]
+        except (OverflowError, ValueError) as exc:
+            raise MalformedModelError(f"{where}: {_short(raw)} does not fit {dtype}: "
+                                      f"{exc}") from None
     if t == "tuple":
-        return tuple(_decode_value(x, where) for x in _need(v, "items", where, list))
+        return tuple(_decode_value(x, where, depth + 1) for x in _need(v, "items", where, list))
     if t == "dict":
         items = _need(v, "items", where, list)
         if not all(isinstance(p, list) and len(p) == 2 for p in items):
-            raise ValueError(f"{where}: a dict's items must be [key, value] pairs")
-        return {_decode_value(k, where): _decode_value(x, where) for k, x in items}
+            raise MalformedModelError(f"{where}: a dict's items must be [key, value] pairs")
+        out = {}
+        for k, x in items:
+            key = _decode_value(k, where, depth + 1)
+            try:
+                hash(key)
+            except TypeError:
+                raise MalformedModelError(f"{where}: a dict key must be a scalar; got "
+                                          f"{type(key).__name__}") from None
+            out[key] = _decode_value(x, where, depth + 1)
+        return out
     if t == "criterion":
         from ..core.criteria import get_criterion
 
@@ -301,16 +468,24 @@ def _decode_value(v, where: str):
     if t == "encoder":
         from ..core.encoding import FeatureEncoder
 
-        cats = [_decode_value(c, f"{where}.categories") for c in
+        cats = [_decode_value(c, f"{where}.categories", depth + 1) for c in
                 _need(v, "categories", where, list)]
         names = _need(v, "names", where, list)
+        temporal = _need(v, "temporal", where, list)
         if len(cats) != len(names):
-            raise ValueError(f"{where}: {len(names)} names but {len(cats)} categories")
-        return FeatureEncoder(tuple(str(n) for n in names), tuple(cats),
-                              bool(_need(v, "from_pandas", where, bool)),
-                              tuple(_decode_value(x, where) for x in
-                                    _need(v, "temporal", where, list)))
-    raise ValueError(f"{where}: unknown value type {t!r}")
+            raise MalformedModelError(f"{where}: {len(names)} names but {len(cats)} categories")
+        if not all(isinstance(n, str) for n in names):
+            raise MalformedModelError(f"{where}.names: expected strings")
+        if not all(c is None or isinstance(c, np.ndarray) and c.ndim == 1 for c in cats):
+            raise MalformedModelError(f"{where}.categories: expected per column null (numeric) "
+                                      "or a 1-D array of labels")
+        if len(temporal) > len(names) or not all(t is None or isinstance(t, str)
+                                                 for t in temporal):
+            raise MalformedModelError(f"{where}.temporal: expected at most one null or dtype "
+                                      "text per column")
+        return FeatureEncoder(tuple(names), tuple(cats),
+                              bool(_need(v, "from_pandas", where, bool)), tuple(temporal))
+    raise MalformedModelError(f"{where}: unknown value type {_short(t)}")
 
 
 # ----------------------------------------------------------------------------- trees
@@ -337,6 +512,8 @@ def tree_to_dict(tree) -> dict:
     where = "tree"
     return {"type": "tree", "is_regression": bool(tree.is_regression),
             "n_outputs": int(tree.value.shape[1]) if tree.value.ndim == 2 else 1,
+            "n_features": (len(tree.feature_names) if tree.feature_names
+                           else int(tree.feature.max()) + 1),
             "feature_names": [str(n) for n in tree.feature_names],
             "categories": [_encode_value(c, where + ".categories") for c in tree.categories],
             "classes": _encode_value(tree.classes, where + ".classes"),
@@ -373,23 +550,31 @@ def _missing_rule_from_dict(d, n_nodes, where):
     from ..core.tree import NodeKind
 
     if not isinstance(d, dict):
-        raise ValueError(f"{where}: expected an object or null, got {type(d).__name__}")
+        raise MalformedModelError(f"{where}: expected an object or null, got {type(d).__name__}")
     go = _need(d, "missing_go", where, list)
-    if len(go) != n_nodes or not all(isinstance(g, int) and g >= -1 for g in go):
-        raise ValueError(f"{where}.missing_go: expected {n_nodes} integers >= -1")
+    if len(go) != n_nodes or not all(isinstance(g, int) and not isinstance(g, bool)
+                                     and -1 <= g <= 1 for g in go):
+        raise MalformedModelError(f"{where}.missing_go: expected {n_nodes} branches (-1, 0 or 1)")
     raw = _need(d, "surrogates", where, list)
     if raw and len(raw) != n_nodes:
-        raise ValueError(f"{where}.surrogates: expected one list per node ({n_nodes})")
+        raise MalformedModelError(f"{where}.surrogates: expected one list per node ({n_nodes})")
     _, codes = _kind_codes()
     surrogates = []
     for i, here in enumerate(raw):
         node = []
+        if not isinstance(here, list):
+            raise MalformedModelError(f"{where}.surrogates[{i}]: expected a list")
         for j, s in enumerate(here):
             at = f"{where}.surrogates[{i}][{j}]"
             kind = _need(s, "kind", at, str)
             if kind not in ("threshold", "subset"):
-                raise ValueError(f"{at}.kind: expected 'threshold' or 'subset', got {kind!r}")
+                raise MalformedModelError(f"{at}.kind: expected 'threshold' or 'subset', got {kind!r}")
             boc = s.get("branch_of_code")
+            if boc is not None and not (isinstance(boc, list) and len(boc) <= _LIMITS.get(
+                    ).max_items and all(isinstance(b, int) and not isinstance(b, bool)
+                                        and -1 <= b <= 1 for b in boc)):
+                raise MalformedModelError(f"{at}.branch_of_code: expected null or a list of "
+                                          "-1, 0 and 1")
             node.append(Surrogate(
                 feature=int(_need(s, "feature", at, int)), kind=NodeKind(codes[kind]),
                 agreement=_float_in(_need(s, "agreement", at), at + ".agreement"),
@@ -409,10 +594,21 @@ def tree_from_dict(d: dict, where: str = "tree"):
 
     _, codes = _kind_codes()
     if _need(d, "type", where, str) != "tree":
-        raise ValueError(f"{where}: expected a tree, got type {d['type']!r}")
+        raise MalformedModelError(f"{where}: expected a tree, got type {d['type']!r}")
+    limits = _LIMITS.get()
     nodes = _need(d, "nodes", where, list)
-    K = _need(d, "n_outputs", where, int)
     N = len(nodes)
+    if N == 0:
+        raise MalformedModelError(f"{where}: 'nodes' is empty; a tree has at least its root")
+    if N > limits.max_nodes:
+        raise MalformedModelError(f"{where}: {N} nodes is over the cap of {limits.max_nodes} "
+                                  "(raise it with from_json(max_nodes=...))")
+    # every declared size is checked before an allocation depends on it: K entries per
+    # node are in the document, so K * N <= its length
+    K = _need_size(d, "n_outputs", where, 1, max(1, limits.max_items // N))
+    n_features = None
+    if "n_features" in d:  # schema 2
+        n_features = _need_size(d, "n_features", where, 0, limits.max_items)
     kind = np.zeros(N, np.int8)
     feature = np.full(N, -1, np.int64)
     threshold = np.full(N, np.nan)
@@ -424,11 +620,11 @@ def tree_from_dict(d: dict, where: str = "tree"):
         w = f"{where}.nodes[{i}]"
         k = _need(node, "kind", w, str)
         if k not in codes:
-            raise ValueError(f"{w}: kind must be one of {sorted(codes)}; got {k!r}")
+            raise MalformedModelError(f"{w}: kind must be one of {sorted(codes)}; got {k!r}")
         kind[i] = codes[k]
         vals = _need(node, "value", w, list)
         if len(vals) != K:
-            raise ValueError(f"{w}: 'value' must have n_outputs = {K} entries; got {len(vals)}")
+            raise MalformedModelError(f"{w}: 'value' must have n_outputs = {K} entries; got {len(vals)}")
         value[i] = [_float_in(x, f"{w}.value") for x in vals]
         weighted_n[i] = _float_in(_need(node, "weighted_n", w), f"{w}.weighted_n")
         impurity[i] = _float_in(_need(node, "impurity", w), f"{w}.impurity")
@@ -438,18 +634,18 @@ def tree_from_dict(d: dict, where: str = "tree"):
             feature[i] = _need(node, "feature", w, int)
             ch = _need(node, "children", w, list)
             if not ch or not all(isinstance(c, int) and not isinstance(c, bool) for c in ch):
-                raise ValueError(f"{w}: 'children' must be a non-empty list of node ids")
+                raise MalformedModelError(f"{w}: 'children' must be a non-empty list of node ids")
         if k == "threshold":
             threshold[i] = _float_in(_need(node, "threshold", w), f"{w}.threshold")
             if len(ch) != 2:
-                raise ValueError(f"{w}: a threshold node has 2 children; got {len(ch)}")
+                raise MalformedModelError(f"{w}: a threshold node has 2 children; got {len(ch)}")
         if k in ("multiway", "subset"):
             bc = _need(node, "branch_of_code", w, list)
             if not all(isinstance(b, int) and -1 <= b < len(ch) for b in bc):
-                raise ValueError(f"{w}: 'branch_of_code' entries must be -1 or a branch "
+                raise MalformedModelError(f"{w}: 'branch_of_code' entries must be -1 or a branch "
                                  f"index below {len(ch)}")
             if k == "subset" and len(ch) != 2:
-                raise ValueError(f"{w}: a subset node has 2 children; got {len(ch)}")
+                raise MalformedModelError(f"{w}: a subset node has 2 children; got {len(ch)}")
         children.append(ch)
         codes_of.append(bc)
     # parents and depths from the children; the children must be a pre-order tree
@@ -461,31 +657,51 @@ def tree_from_dict(d: dict, where: str = "tree"):
         order.append(i)
         for c in reversed(children[i]):
             if not 0 <= c < N or c == 0 or parent[c] != -1:
-                raise ValueError(f"{where}.nodes[{i}]: child {c} is not a new node id "
+                raise MalformedModelError(f"{where}.nodes[{i}]: child {c} is not a new node id "
                                  f"in 1..{N - 1}")
             parent[c], depth[c] = i, depth[i] + 1
             stack.append(c)
     if order != list(range(N)):
-        raise ValueError(f"{where}: the nodes are not one tree listed in depth-first "
+        raise MalformedModelError(f"{where}: the nodes are not one tree listed in depth-first "
                          "pre-order (root first, each branch's subtree before the next)")
+    if n_features is not None and np.any(feature >= n_features):
+        i = int(np.flatnonzero(feature >= n_features)[0])
+        raise MalformedModelError(f"{where}.nodes[{i}]: feature {int(feature[i])} is not below "
+                                  f"n_features = {n_features}")
+    names = _need(d, "feature_names", where, list)
+    if not all(isinstance(n, str) for n in names):
+        raise MalformedModelError(f"{where}.feature_names: expected strings")
+    if n_features is not None and names and len(names) != n_features:
+        raise MalformedModelError(f"{where}: {len(names)} feature_names but n_features = "
+                                  f"{n_features}")
     nb = [len(c) for c in children]
     nc = [len(c) for c in codes_of]
-    return Tree(
-        kind=kind, feature=feature, threshold=threshold,
-        children_ptr=np.concatenate([[0], np.cumsum(nb)]).astype(np.int64),
-        children=np.array([c for ch in children for c in ch], dtype=np.int64),
-        code_ptr=np.concatenate([[0], np.cumsum(nc)]).astype(np.int64),
-        branch_of_code=np.array([b for bc in codes_of for b in bc], dtype=np.int64),
-        parent=parent, depth=depth, value=value if N else np.empty((0, 0)),
-        weighted_n=weighted_n, n_samples=n_samples, impurity=impurity,
-        is_regression=bool(_need(d, "is_regression", where, bool)),
-        feature_names=tuple(str(n) for n in _need(d, "feature_names", where, list)),
-        categories=tuple(_decode_value(c, f"{where}.categories")
-                         for c in _need(d, "categories", where, list)),
-        classes=_decode_value(_need(d, "classes", where), f"{where}.classes"),
-        extra=_decode_value(_need(d, "extra", where), f"{where}.extra") or {},
-        **_missing_rule_from_dict(d.get("missing_rule"), N, f"{where}.missing_rule"),
-    )
+    categories = tuple(_decode_value(c, f"{where}.categories")
+                       for c in _need(d, "categories", where, list))
+    if not all(c is None or isinstance(c, np.ndarray) and c.ndim == 1 for c in categories):
+        raise MalformedModelError(f"{where}.categories: expected per feature null (numeric) or "
+                                  "a 1-D array of labels")
+    classes = _decode_value(_need(d, "classes", where), f"{where}.classes")
+    if not (classes is None or isinstance(classes, np.ndarray) and classes.ndim == 1):
+        raise MalformedModelError(f"{where}.classes: expected null or a 1-D array")
+    extra = _decode_value(_need(d, "extra", where), f"{where}.extra") or {}
+    if not isinstance(extra, dict):
+        raise MalformedModelError(f"{where}.extra: expected a dict value")
+    rule = _missing_rule_from_dict(d.get("missing_rule"), N, f"{where}.missing_rule")
+    is_regression = bool(_need(d, "is_regression", where, bool))
+    try:
+        return Tree(
+            kind=kind, feature=feature, threshold=threshold,
+            children_ptr=np.concatenate([[0], np.cumsum(nb)]).astype(np.int64),
+            children=np.array([c for ch in children for c in ch], dtype=np.int64),
+            code_ptr=np.concatenate([[0], np.cumsum(nc)]).astype(np.int64),
+            branch_of_code=np.array([b for bc in codes_of for b in bc], dtype=np.int64),
+            parent=parent, depth=depth, value=value, weighted_n=weighted_n,
+            n_samples=n_samples, impurity=impurity, is_regression=is_regression,
+            feature_names=tuple(names), categories=categories, classes=classes, extra=extra,
+            **rule)
+    except MalformedModelError as exc:  # validate_tree's finding, placed in the document
+        raise MalformedModelError(f"{where}: {exc}") from None
 
 
 # ----------------------------------------------------------------------------- estimators
@@ -501,13 +717,17 @@ def estimator_to_dict(estimator) -> dict:
         raise ValueError(f"estimator: this {type(estimator).__name__} is not fitted; "
                          "call fit before to_json")
     cls = type(estimator)
+    name = f"{cls.__module__}.{cls.__qualname__}"
+    if name not in _estimator_classes():
+        raise TypeError(f"estimator: a {name} cannot be written (a model file may name only "
+                        f"{sorted(_estimator_classes())})")
     params = {k: _encode_value(v, f"parameter {k!r}")
               for k, v in estimator.get_params().items()}
     fitted = {k: _encode_value(v, f"fitted attribute {k!r}")
               for k, v in vars(estimator).items() if k.endswith("_") and not k.startswith("_")}
     return {"format": FORMAT, "schema_version": SCHEMA_VERSION,
             "treebook_version": __version__,
-            "estimator": f"{cls.__module__}.{cls.__qualname__}",
+            "estimator": name,
             "params": params, "fitted": fitted}
 
 
@@ -516,24 +736,18 @@ def estimator_from_dict(doc: dict):
     from ..core.base import TreeEstimator
 
     if not isinstance(doc, dict):
-        raise ValueError(f"a treebook model is a JSON object; got {type(doc).__name__}")
+        raise MalformedModelError(f"a treebook model is a JSON object; got {type(doc).__name__}")
     if doc.get("format") != FORMAT:
-        raise ValueError(f"not a treebook model: 'format' must be {FORMAT!r}; "
+        raise MalformedModelError(f"not a treebook model: 'format' must be {FORMAT!r}; "
                          f"got {doc.get('format')!r}")
     version = _need(doc, "schema_version", "document", int)
     if version > SCHEMA_VERSION:
-        raise ValueError(f"this model was written with schema_version {version}, newer than "
+        raise MalformedModelError(f"this model was written with schema_version {version}, newer than "
                          f"the newest this treebook reads ({SCHEMA_VERSION}); upgrade "
                          "treebook to load it")
     if version < 1:
-        raise ValueError(f"schema_version must be >= 1; got {version}")
-    name = _need(doc, "estimator", "document", str)
-    try:
-        cls = _resolve_callable(name)
-    except ValueError as exc:
-        raise ValueError(f"document: 'estimator': {exc}") from None
-    if not (isinstance(cls, type) and issubclass(cls, TreeEstimator)):
-        raise ValueError(f"document: 'estimator' {name!r} is not a treebook estimator")
+        raise MalformedModelError(f"schema_version must be >= 1; got {version}")
+    cls = _resolve_estimator(_need(doc, "estimator", "document", str))
     params = {k: _decode_value(v, f"params.{k}")
               for k, v in _need(doc, "params", "document", dict).items()}
     est = cls()
@@ -541,15 +755,73 @@ def estimator_from_dict(doc: dict):
         est.set_params(**params)
         est._validate_params()
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"document: 'params': {exc}") from None
+        raise MalformedModelError(f"document: 'params': {exc}") from None
     fitted = _need(doc, "fitted", "document", dict)
     if "tree_" not in fitted:
-        raise ValueError("document: 'fitted' has no 'tree_'")
+        raise MalformedModelError("document: 'fitted' has no 'tree_'")
     for k, v in fitted.items():
-        if not k.endswith("_") or k.startswith("_"):
-            raise ValueError(f"document: 'fitted' key {k!r} is not a fitted attribute name")
+        if not k.endswith("_") or k.startswith("_") or not k.isidentifier():
+            raise MalformedModelError(f"document: 'fitted' key {_short(k)} is not a fitted "
+                                      "attribute name")
+        if hasattr(cls, k):  # a property or method of the class, not a fitted value
+            raise MalformedModelError(f"document: 'fitted' key {k!r} names an attribute of "
+                                      f"{cls.__name__} that a model file cannot set")
         setattr(est, k, _decode_value(v, f"fitted.{k}"))
+    _check_fitted(est, isinstance(est, TreeEstimator) and getattr(est, "_estimator_type", "")
+                  == "regressor")
     return est
+
+
+def _check_fitted(est, regression: bool) -> None:
+    """The fitted attributes agree with each other and with the tree: ``tree_`` a Tree of
+    the estimator's kind, ``classes_`` one per column of its ``value``, ``n_features_in_``
+    = the encoder's columns = the tree's features."""
+    from ..core.encoding import FeatureEncoder
+    from ..core.tree import Tree
+
+    tree = est.tree_
+    if not isinstance(tree, Tree):
+        raise MalformedModelError("fitted.tree_: expected a tree value")
+    if tree.is_regression != regression:
+        raise MalformedModelError(f"fitted.tree_: is_regression is {tree.is_regression} in a "
+                                  f"{type(est).__name__}")
+    if not regression:
+        classes = getattr(est, "classes_", None)
+        if not isinstance(classes, np.ndarray) or classes.ndim != 1:
+            raise MalformedModelError("fitted.classes_: expected a 1-D array of labels")
+        if classes.shape[0] != tree.n_classes:
+            raise MalformedModelError(f"fitted.classes_: {classes.shape[0]} labels but the "
+                                      f"tree counts {tree.n_classes} classes")
+        k = getattr(est, "n_classes_", None)
+        if k is not None and (isinstance(k, bool) or k != classes.shape[0]):
+            raise MalformedModelError(f"fitted.n_classes_: {_short(k)}, but classes_ has "
+                                      f"{classes.shape[0]} labels")
+    n = getattr(est, "n_features_in_", None)
+    if n is not None and (isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0):
+        raise MalformedModelError(f"fitted.n_features_in_: expected an integer >= 0; got "
+                                  f"{_short(n)}")
+    encoder = getattr(est, "encoder_", None)
+    if encoder is not None:
+        if not isinstance(encoder, FeatureEncoder):
+            raise MalformedModelError("fitted.encoder_: expected an encoder value")
+        if n is not None and encoder.n_features != n:
+            raise MalformedModelError(f"fitted.encoder_: {encoder.n_features} columns but "
+                                      f"n_features_in_ = {n}")
+        n = encoder.n_features
+    for key, other in vars(est).items():  # tree_ and the others (full_tree_, ...)
+        if not isinstance(other, Tree):
+            continue
+        if n is not None and int(other.feature.max()) >= n:
+            raise MalformedModelError(f"fitted.{key}: tests feature {int(other.feature.max())} "
+                                      f"of an input with n_features_in_ = {n} columns")
+        if n is not None and other.feature_names and len(other.feature_names) != n:
+            raise MalformedModelError(f"fitted.{key}: {len(other.feature_names)} feature_names "
+                                      f"but n_features_in_ = {n}")
+        if other.is_regression != regression or other.n_classes != tree.n_classes:
+            raise MalformedModelError(f"fitted.{key}: not a tree of the same kind as tree_")
+    names = getattr(est, "feature_names_in_", None)
+    if names is not None and n is not None and np.shape(names) != (n,):
+        raise MalformedModelError(f"fitted.feature_names_in_: expected {n} names")
 
 
 def to_json(estimator, *, indent: int | None = None) -> str:
@@ -569,21 +841,62 @@ def to_json(estimator, *, indent: int | None = None) -> str:
     return json.dumps(estimator_to_dict(estimator), indent=indent, allow_nan=False)
 
 
-def from_json(text, expected=None):
+def _reject_constant(name):
+    raise MalformedModelError(f"text is not strict JSON: the literal {name} is not allowed "
+                              "(a non-finite float is written {\"type\": \"float\", ...})")
+
+
+def from_json(text, expected=None, *, max_nodes: int = DEFAULT_MAX_NODES):
     """The fitted estimator in ``text`` (a JSON string or bytes written by
-    :func:`to_json`). Refuses a newer ``schema_version`` and malformed documents with a
-    ``ValueError`` that says what is wrong and where. ``expected``: an estimator class;
-    a document holding anything else is a ``TypeError`` (``from_json(text,
-    expected=C45Classifier)``)."""
+    :func:`to_json`).
+
+    The text is untrusted input: it is read as strict JSON (no ``NaN``/``Infinity``
+    literals), may name only the package's estimators and split measures (exact names,
+    nothing is imported by a name the document spells), may declare only the dtypes of
+    :data:`ALLOWED_DTYPES`, and every size it declares is checked before anything is
+    allocated by it; the tree is validated (:func:`treebook.core.tree_validation.validate_tree`)
+    and the fitted attributes against it. Anything else is a :class:`MalformedModelError`
+    (a ``ValueError``) that says what is wrong and where, including a newer
+    ``schema_version``.
+
+    Parameters
+    ----------
+    expected : estimator class, optional
+        A document holding anything else is a ``TypeError`` (``from_json(text,
+        expected=C45Classifier)``).
+    max_nodes : int, default :data:`DEFAULT_MAX_NODES`
+        The cap on the nodes of a tree and the entries of an array; the text may be at
+        most ``BYTES_PER_NODE * max_nodes`` characters plus a megabyte. Raise it for a
+        larger model.
+    """
     if expected is not None and not isinstance(expected, type):
         raise TypeError(f"expected must be an estimator class or None; got {expected!r}")
     if not isinstance(text, (str, bytes, bytearray)):
         raise TypeError(f"text must be a JSON string; got {type(text).__name__}")
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, numbers.Integral) \
+            or max_nodes < 1:
+        raise ValueError(f"max_nodes must be an integer >= 1; got {max_nodes!r}")
+    limits = _Limits(int(max_nodes))
+    if len(text) > limits.max_bytes:
+        raise MalformedModelError(
+            f"text: {len(text)} characters is over the cap of {limits.max_bytes} "
+            f"(1 MiB + {BYTES_PER_NODE} per node of max_nodes={max_nodes}; raise max_nodes "
+            "to load it)")
     try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"text is not valid JSON: {exc}") from None
-    est = estimator_from_dict(doc)
+        doc = json.loads(text, parse_constant=_reject_constant)
+    except RecursionError:
+        raise MalformedModelError("text: JSON nested too deeply to be a model") from None
+    except (ValueError, UnicodeDecodeError) as exc:  # JSONDecodeError; too many digits
+        if isinstance(exc, MalformedModelError):
+            raise
+        raise MalformedModelError(f"text is not valid JSON: {exc}") from None
+    token = _LIMITS.set(limits)
+    try:
+        est = estimator_from_dict(doc)
+    except RecursionError:
+        raise MalformedModelError("document: values nested too deeply") from None
+    finally:
+        _LIMITS.reset(token)
     if expected is not None and not isinstance(est, expected):
         raise TypeError(f"text holds a {type(est).__name__}, not a {expected.__name__}")
     return est

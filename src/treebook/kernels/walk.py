@@ -24,12 +24,25 @@ def walk_tree(X, feature, is_threshold, threshold, children_ptr, children, code_
     when ``x_f`` is missing (NaN). Branch ``b`` of node ``i`` is node
     ``children[children_ptr[i] + b]``. One row at a time, to its stop: the loop over rows
     has no dependence between rows, so the processor overlaps one row's reads with the
-    next one's (grouping rows by hand only added bookkeeping, measured in chapter 8)."""
+    next one's (grouping rows by hand only added bookkeeping, measured in chapter 8).
+
+    Whatever the tables hold, no read leaves an array: a feature past ``X``'s columns, a
+    pointer or child id out of range stops the row at the node that holds it (a
+    :class:`~treebook.core.tree.Tree` is validated so that none of this happens); with no
+    nodes at all every row gets ``-1``."""
+    n_nodes = feature.shape[0]
+    n_cols = X.shape[1]
+    n_children = children.shape[0]
+    n_codes = branch_of_code.shape[0]
+    if (n_nodes == 0 or is_threshold.shape[0] < n_nodes or threshold.shape[0] < n_nodes
+            or children_ptr.shape[0] <= n_nodes or code_ptr.shape[0] <= n_nodes):
+        out[:] = -1
+        return
     for r in range(X.shape[0]):
         i = 0
         while True:
             f = feature[i]
-            if f < 0:
+            if f < 0 or f >= n_cols:
                 break
             x = X[r, f]
             if x != x:  # missing (NaN): the row stops here
@@ -40,10 +53,19 @@ def walk_tree(X, feature, is_threshold, threshold, children_ptr, children, code_
                 width = code_ptr[i + 1] - code_ptr[i]
                 if not (x > -1.0 and x < width):  # code int(x), truncated as numpy does
                     break
-                b = branch_of_code[code_ptr[i] + int(x)]
+                at = code_ptr[i] + int(x)
+                if at < 0 or at >= n_codes:
+                    break
+                b = branch_of_code[at]
                 if b < 0:
                     break
-            i = children[children_ptr[i] + b]
+            at = children_ptr[i] + b
+            if at < 0 or at >= n_children or at >= children_ptr[i + 1]:
+                break
+            nxt = children[at]
+            if nxt <= i or nxt >= n_nodes:  # ids grow along edges: the walk always ends
+                break
+            i = nxt
         out[r] = i
 
 
@@ -55,17 +77,29 @@ def walk_thresholds(X, feature, threshold, known_bits, right_bits, child, out):
     test (``known_bits[i] = 0``) sends the row to ``child[2i + 1]`` when ``x > t``, else
     to ``child[2i]``; a subset test sends category code ``c`` right when bit ``c`` of
     ``right_bits[i]`` is set, left when only bit ``c`` of ``known_bits[i]`` is, and stops
-    the row when neither is (no branch for ``c``). A missing value (NaN) stops the row."""
+    the row when neither is (no branch for ``c``). A missing value (NaN) stops the row.
+
+    As in :func:`walk_tree`, no read leaves an array whatever the tables hold: a feature
+    past ``X``'s columns or a child id that is not larger than its node's (or past the
+    last node) stops the row there; with no nodes every row gets ``-1``."""
+    n_nodes = feature.shape[0]
+    n_cols = X.shape[1]
+    if (n_nodes == 0 or threshold.shape[0] < n_nodes or known_bits.shape[0] < n_nodes
+            or right_bits.shape[0] < n_nodes or child.shape[0] < 2 * n_nodes):
+        out[:] = -1
+        return
     # one row at a time, to its stop: the node's children are read before its test is
     # decided, so the next node's index does not wait on a load after the comparison
     for r in range(X.shape[0]):
         i = 0
         while True:
             f = feature[i]
-            if f < 0:
+            if f < 0 or f >= n_cols:
                 break
             left = child[2 * i]
             right = child[2 * i + 1]
+            if left <= i or right <= i or left >= n_nodes or right >= n_nodes:
+                break  # not a tree: ids grow along edges, so the walk always ends
             x = X[r, f]
             if x != x:
                 break
