@@ -1,8 +1,8 @@
 """The prediction walk: rows in groups of eight against one row at a time, and scikit-learn.
 
-``Tree.apply`` on a CART tree calls :func:`treebook.kernels.cart.walk_thresholds`, which takes
-one row at a time to its stop and reads both children of a node before its test is
-decided. Until 1 December 2026 the same kernel walked rows in groups of eight, one step of
+``Tree.apply`` on a CART tree calls :func:`treebook.kernels.walk.walk_thresholds`, which takes
+one row at a time to its stop, reading one 16-byte record per node (since 2 December
+2026; before, four separate tables). Until 1 December 2026 the same kernel walked rows in groups of eight, one step of
 each in turn (``walk_in_groups_of_eight`` below is that kernel, copied), to keep eight
 independent memory reads under way. This script times both on the same packed tables of a
 fully grown tree, with scikit-learn's ``predict`` on the same rows in the same run, and
@@ -64,7 +64,8 @@ def walk_in_groups_of_eight(X, feature, threshold, known_bits, right_bits, child
 
 
 def packed_tables(tree):
-    """The tables ``tree.apply_compiled`` passes to ``walk_thresholds`` (threshold trees)."""
+    """The tables the grouped walk reads (those ``walk_thresholds`` read until 2 December
+    2026, when it moved to one packed record per node: ``Tree.tables``)."""
     from treebook.core.tree import NodeKind
 
     stops = (tree.kind == NodeKind.LEAF) | (tree.weighted_n <= 0)
@@ -108,9 +109,11 @@ def main(argv=None) -> None:
         tables = packed_tables(model.tree_)
         a, b = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
         walk_in_groups_of_eight(X[:10], *tables, a[:10])
-        walk_thresholds(X[:10], *tables, b[:10])
+        t = model.tree_.tables  # the packed records the walk reads (built with the tree)
+        packed = (t.packed, t.packed_threshold, t.subset_bits)
+        walk_thresholds(X[:10], *packed, b[:10])
         grouped = best_of(lambda: walk_in_groups_of_eight(X, *tables, a), args.repeats)
-        single = best_of(lambda: walk_thresholds(X, *tables, b), args.repeats)
+        single = best_of(lambda: walk_thresholds(X, *packed, b), args.repeats)
         if not np.array_equal(a, b):
             raise SystemExit("the two walks reached different nodes")
         ours = best_of(lambda: model.predict(X), args.repeats)

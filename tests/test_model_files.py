@@ -227,10 +227,21 @@ def test_the_compiled_walks_stay_inside_their_arrays_whatever_they_are_given():
               np.zeros(1, np.int64), e, out)
     assert list(out) == [-1, -1, -1]
     # a child past the end, a feature past X's columns, a back edge: the row stops there
-    feature = np.array([0, 5, -1], dtype=np.int64)
-    walk_thresholds(X + 1, feature, np.zeros(3), np.zeros(3, np.int64), np.zeros(3, np.int64),
-                    np.array([1, 9, 0, 0, 2, 2], dtype=np.int64), out)
-    assert list(out) == [0, 0, 0]
+    def packed_walk(records):
+        packed = np.array(records, dtype=np.int64).reshape(-1, 2)
+        threshold = packed.view(np.float64)
+        threshold[:, 0] = 0.0  # every node tests x_f > 0
+        walk_thresholds(X + 1, packed, threshold, np.zeros_like(packed), out)
+        return list(out)
+
+    empty = np.empty((0, 2), dtype=np.int64)
+    walk_thresholds(X, empty, empty.view(np.float64), empty, out)
+    assert list(out) == [-1, -1, -1]
+    leaf = -1
+    assert packed_walk([[0, (0 << 32) | 9], [0, leaf]]) == [0, 0, 0]  # right child past the end
+    assert packed_walk([[0, (5 << 32) | 1], [0, leaf]]) == [0, 0, 0]  # feature past X's columns
+    assert packed_walk([[0, (0 << 32) | 1], [0, (0 << 32) | 0]]) == [1, 1, 1]  # back edge
+    assert packed_walk([[0, (0 << 32) | 1], [0, leaf]]) == [1, 1, 1]  # the tree itself: a leaf
     walk_tree(X, np.array([0, 0], np.int64), np.array([True, True]), np.zeros(2),
               np.array([0, 2, 4], np.int64), np.array([1, 1, 0, 0], np.int64),
               np.zeros(3, np.int64), e, out)

@@ -238,7 +238,9 @@ class _CARTMixin:
     def _tree_distribution(self, tree, Xe, **kwargs):
         if not is_sparse(Xe):
             return tree.distribution(Xe, **kwargs)
-        return tree.node_prediction(laplace=kwargs.get("laplace", False))[sparse_apply(tree, Xe)]
+        tables = tree.tables  # node_prediction(laplace), built once with the tree
+        value = tables.node_value_laplace if kwargs.get("laplace") else tables.node_value
+        return value[sparse_apply(tree, Xe)]
 
     def decision_path(self, X):
         """The nodes each row visits, as a ``scipy.sparse`` CSR indicator matrix (rows ×

@@ -458,8 +458,7 @@ class DecisionTreeClassifierBase(ClassifierMixin, _TreeEstimatorBase):
         self._check_fitted()
         Xe = self._encode(X)
         if self._route_missing == "stop":  # one end node per row: its majority class
-            return self.classes_[np.argmax(tree.node_prediction(), axis=1)
-                                 [self._tree_apply(tree, Xe)]]
+            return self.classes_[tree.tables.majority[self._tree_apply(tree, Xe)]]
         proba = self._tree_distribution(tree, Xe, missing=self._route_missing,
                                         laplace=self._laplace)
         return self.classes_[np.argmax(proba, axis=1)]

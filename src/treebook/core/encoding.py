@@ -260,6 +260,16 @@ def _prepare(col, fname: str, temporal: str | None = None):
     return vals, is_missing(vals)
 
 
+def _all_finite(X: np.ndarray) -> bool:
+    """Whether every entry of the float array ``X`` is finite, in one pass without a
+    temporary: a NaN or an infinity makes the sum NaN or infinite, so a finite sum proves
+    them all finite; only a sum that overflowed (or a real NaN/inf) takes the full test."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        if np.isfinite(X.sum()):
+            return True
+    return bool(np.isfinite(X).all())
+
+
 def _is_float_matrix(X) -> bool:
     return (isinstance(X, np.ndarray) and X.ndim == 2 and X.dtype.kind == "f"
             and X.shape[0] > 0 and X.shape[1] > 0)
@@ -268,9 +278,9 @@ def _is_float_matrix(X) -> bool:
 def _check_float_matrix(X: np.ndarray, names, allow_missing: bool, missing_hint: str,
                         fitting: bool) -> None:
     """The checks :meth:`FeatureEncoder._encode` makes, done on the whole matrix at once."""
-    finite = np.isfinite(X)
-    if finite.all():
+    if _all_finite(X):
         return
+    finite = np.isfinite(X)
     bad_cols = np.flatnonzero(~finite.all(axis=0))
     for j in bad_cols:
         col = X[:, j]
@@ -439,6 +449,12 @@ class FeatureEncoder:
         n = X.shape[0]
         if n == 0:
             return None
+        if all(c is None for c in self.categories):
+            if all(dt == np.float64 for dt in X.dtypes):
+                # every column float64: pandas keeps them in one block, which to_numpy
+                # returns without a copy (column-major); no column-by-column Python loop
+                out = X.to_numpy()
+                return out if out.dtype == np.float64 and _all_finite(out) else None
         out = np.empty((self.n_features, n)).T  # column-major: each column contiguous
         for j, cats in enumerate(self.categories):
             col = X.iloc[:, j]
@@ -458,7 +474,7 @@ class FeatureEncoder:
             lookup = pd.Index(cats, dtype=object).get_indexer(
                 pd.Index(own, dtype=object)).astype(float)
             np.take(lookup, cc, out=out[:, j])
-        if not np.isfinite(out).all():
+        if not _all_finite(out):
             return None
         return out
 

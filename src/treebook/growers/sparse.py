@@ -44,6 +44,9 @@ The kernels are ``numba`` functions (``cache=True``), written as the plain loops
 
 from __future__ import annotations
 
+import threading
+import weakref
+
 import numpy as np
 
 from ..core.criteria import get_criterion
@@ -340,16 +343,27 @@ def _grow_sparse_best_first(scan: _SparseScan, max_leaf_nodes, max_depth, min_sp
 
 
 # ------------------------------------------------------------------------------ predict
+#: per tree, the tree renumbered to the columns it tests and those columns' ids: made on
+#: the first sparse prediction and kept while the tree lives, so its walk tables are
+#: built once, not on every call (the lock makes concurrent first calls make one)
+_RENUMBERED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_RENUMBERED_LOCK = threading.Lock()
+
+
 def _used_columns(tree: Tree, X):
     """The tree with its feature ids renumbered to the columns it tests, and those
     columns of the checked sparse ``X`` (CSR)."""
     from dataclasses import replace
 
-    used = np.unique(tree.feature[tree.feature >= 0])
-    new_id = np.full(X.shape[1], -1, np.int64)
-    new_id[used] = np.arange(used.size)
-    small = replace(tree, feature=np.where(tree.feature >= 0,
-                                           new_id[np.maximum(tree.feature, 0)], -1))
+    with _RENUMBERED_LOCK:
+        if tree not in _RENUMBERED:
+            used = np.unique(tree.feature[tree.feature >= 0])
+            new_id = np.full(int(used.max()) + 1 if used.size else 1, -1, np.int64)
+            new_id[used] = np.arange(used.size)
+            small = replace(tree, feature=np.where(tree.feature >= 0,
+                                                   new_id[np.maximum(tree.feature, 0)], -1))
+            _RENUMBERED[tree] = (small, used)
+        small, used = _RENUMBERED[tree]
     return small, X[:, used].tocsr()
 
 

@@ -2,8 +2,9 @@
 
 :func:`walk_tree` walks any tree (``Tree.route(missing="stop")`` in numpy);
 :func:`walk_thresholds` walks trees of binary tests (thresholds and category subsets)
-with packed tables, one row at a time, reading both children before the test is decided
-(:func:`treebook.core.tree.apply_binary` in numpy). :mod:`treebook.core.tree` calls them.
+with one packed 16-byte record per node, one row at a time
+(:func:`treebook.core.tree.apply_binary` in numpy). :mod:`treebook.core.tree` calls them
+with the tables each tree builds once (:func:`treebook.core.tree.walk_tables`).
 """
 
 from __future__ import annotations
@@ -70,47 +71,55 @@ def walk_tree(X, feature, is_threshold, threshold, children_ptr, children, code_
 
 
 @njit(cache=True, nogil=True)
-def walk_thresholds(X, feature, threshold, known_bits, right_bits, child, out):
-    """:func:`walk_tree` for a tree of binary tests (CART's), with its tables packed.
+def walk_thresholds(X, packed, packed_threshold, subset_bits, out):
+    """:func:`walk_tree` for a tree of binary tests (CART's) in depth-first pre-order,
+    with one packed record per node (:func:`treebook.core.tree.walk_tables`).
 
-    Node ``i`` reads ``x = x_f`` (``f = feature[i]``; ``-1``: rows stop here). A threshold
-    test (``known_bits[i] = 0``) sends the row to ``child[2i + 1]`` when ``x > t``, else
-    to ``child[2i]``; a subset test sends category code ``c`` right when bit ``c`` of
-    ``right_bits[i]`` is set, left when only bit ``c`` of ``known_bits[i]`` is, and stops
-    the row when neither is (no branch for ``c``). A missing value (NaN) stops the row.
+    Node ``i``'s record is ``packed[i] = (t, f·2³² + r)``, its threshold read as a float
+    through ``packed_threshold`` (the same memory); ``packed[i, 1] < 0``: rows stop here.
+    Its left child is ``i + 1``, its right child ``r``. A threshold test sends the row
+    right when ``x_f > t``; a subset test (``t`` is NaN) sends category code ``c`` right
+    when bit ``c`` of ``subset_bits[i, 1]`` is set, left when only bit ``c`` of
+    ``subset_bits[i, 0]`` is, and stops the row when neither is (no branch for ``c``).
+    A missing value (NaN) stops the row.
 
     As in :func:`walk_tree`, no read leaves an array whatever the tables hold: a feature
-    past ``X``'s columns or a child id that is not larger than its node's (or past the
-    last node) stops the row there; with no nodes every row gets ``-1``."""
-    n_nodes = feature.shape[0]
+    past ``X``'s columns, or a next node that is not larger than the current one or past
+    the last, stops the row there; with no nodes every row gets ``-1``."""
+    n_nodes = packed.shape[0]
     n_cols = X.shape[1]
-    if (n_nodes == 0 or threshold.shape[0] < n_nodes or known_bits.shape[0] < n_nodes
-            or right_bits.shape[0] < n_nodes or child.shape[0] < 2 * n_nodes):
+    if (n_nodes == 0 or packed.shape[1] < 2 or packed_threshold.shape[0] < n_nodes
+            or packed_threshold.shape[1] < 1 or subset_bits.shape[0] < n_nodes
+            or subset_bits.shape[1] < 2):
         out[:] = -1
         return
-    # one row at a time, to its stop: the node's children are read before its test is
-    # decided, so the next node's index does not wait on a load after the comparison
+    # one row at a time, to its stop; every step moves to a larger node id, so the walk
+    # ends, and the record of a node's left child is usually in the same cache line
     for r in range(X.shape[0]):
         i = 0
         while True:
-            f = feature[i]
-            if f < 0 or f >= n_cols:
+            v = packed[i, 1]
+            if v < 0:
                 break
-            left = child[2 * i]
-            right = child[2 * i + 1]
-            if left <= i or right <= i or left >= n_nodes or right >= n_nodes:
-                break  # not a tree: ids grow along edges, so the walk always ends
+            f = v >> 32
+            if f >= n_cols:
+                break
             x = X[r, f]
             if x != x:
                 break
-            if known_bits[i] == 0:
-                i = right if x > threshold[i] else left
+            t = packed_threshold[i, 0]
+            right = v & 0xFFFFFFFF
+            if t == t:
+                nxt = right if x > t else i + 1
             elif x > -1.0 and x < 63.0:  # code int(x), truncated as numpy does
                 c = int(x)
-                if (known_bits[i] >> c) & 1:
-                    i = right if (right_bits[i] >> c) & 1 else left
+                if (subset_bits[i, 0] >> c) & 1:
+                    nxt = right if (subset_bits[i, 1] >> c) & 1 else i + 1
                 else:
                     break
             else:
                 break
+            if nxt <= i or nxt >= n_nodes:  # not a tree: ids grow along edges
+                break
+            i = nxt
         out[r] = i
