@@ -35,3 +35,76 @@ def test_an_empty_name_is_shown_as_two_quotes():
     est = CARTClassifier(max_depth=1).fit(pd.DataFrame(X2, columns=["", "b"]), Y2)
     root = next(line for line in est.to_graphviz().source.splitlines() if "n0 [" in line)
     assert "<B>&quot;&quot;</B>" in root
+
+
+# ------------------------------------------------------------ fit never writes a parameter
+def _learners():
+    from treebook import (C45Classifier, CARTRegressor, CLSClassifier, ID3Classifier,
+                          OptimalTreeClassifier)
+    from treebook.ensemble import (BaggingClassifier, RandomForestClassifier,
+                                   RandomForestRegressor)
+    from treebook.hist import HistCARTClassifier, HistCARTRegressor
+
+    Xc = np.digitize(X2, [-0.5, 0.5]).astype(str)
+    big = X2[:, 0] * 2.0 ** 40 + X2[:, 1]  # responses far from [0.5, 1): fit scales them
+    return [
+        (ID3Classifier(max_depth=3), Xc, Y2),
+        (C45Classifier(), X2, Y2),
+        (CARTClassifier(min_impurity_decrease=0.01, ccp_alpha=0.01), X2, Y2),
+        (CARTRegressor(min_impurity_decrease=2.0 ** 60, ccp_alpha=2.0 ** 70), X2, big),
+        (CLSClassifier(max_depth=3), X2, Y2),
+        (HistCARTClassifier(min_impurity_decrease=0.01), X2, Y2),
+        (HistCARTRegressor(min_impurity_decrease=2.0 ** 60), X2, big),
+        (RandomForestClassifier(5, random_state=0, ccp_alpha=0.01), X2, Y2),
+        (RandomForestRegressor(5, random_state=0, min_impurity_decrease=2.0 ** 60), X2, big),
+        (BaggingClassifier(3, random_state=0), X2, Y2),
+        (OptimalTreeClassifier(max_depth=2, ccp_alpha=0.01), Xc, Y2),
+    ]
+
+
+def _guarded(est):
+    """``est`` as an instance of a subclass that refuses, once armed, any write of one of
+    its constructor parameters."""
+    names = set(type(est)._get_param_names())
+
+    class Guarded(type(est)):
+        def __setattr__(self, name, value):
+            if name in names and self.__dict__.get("_armed", False):
+                raise AssertionError(f"fit wrote the parameter {name}={value!r}")
+            super().__setattr__(name, value)
+
+    Guarded.__name__ = type(est).__name__
+    out = Guarded(**est.get_params(deep=False))
+    out.__dict__["_armed"] = True
+    return out
+
+
+@pytest.mark.parametrize("est, X, y", _learners(),
+                         ids=[type(case[0]).__name__ for case in _learners()])
+def test_fit_never_writes_a_parameter(est, X, y):
+    before = est.get_params(deep=False)
+    guarded = _guarded(est)
+    guarded.fit(X, y)  # the guard raises at the first write of a parameter
+    guarded.predict(X)
+    assert guarded.get_params(deep=False) == before
+    est.fit(X, y)
+    assert est.get_params(deep=False) == before
+
+
+def test_concurrent_fits_of_one_estimator_keep_its_parameters():
+    from concurrent.futures import ThreadPoolExecutor
+
+    from treebook import CARTRegressor
+    from treebook.hist import HistCARTRegressor
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(400, 4))
+    y = (X[:, 0] + 0.5 * X[:, 1] + rng.normal(size=400)) * 2.0 ** 30
+    for est in (CARTRegressor(min_impurity_decrease=2.0 ** 50, ccp_alpha=2.0 ** 52),
+                HistCARTRegressor(min_impurity_decrease=2.0 ** 50)):
+        before = est.get_params(deep=False)
+        serial = type(est)(**before).fit(X, y).predict(X)
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            list(pool.map(lambda _: est.fit(X, y), range(64)))
+        assert est.get_params(deep=False) == before
+        assert np.array_equal(est.predict(X), serial)
