@@ -108,3 +108,28 @@ def test_concurrent_fits_of_one_estimator_keep_its_parameters():
             list(pool.map(lambda _: est.fit(X, y), range(64)))
         assert est.get_params(deep=False) == before
         assert np.array_equal(est.predict(X), serial)
+
+
+# ------------------------------------------------------------ the forest's classes and score
+@pytest.mark.parametrize("class_weight", [None, "balanced", "balanced_subsample"])
+def test_forest_keeps_an_unused_middle_category_as_a_class(class_weight):
+    from treebook.ensemble import RandomForestClassifier
+
+    y = pd.Categorical(np.where(Y2 == 1, "a", "c"), categories=["a", "b", "c"])  # b unused
+    f = RandomForestClassifier(5, random_state=0, class_weight=class_weight).fit(X2, y)
+    assert list(f.classes_) == ["a", "b", "c"]
+    proba = f.predict_proba(X2)
+    assert proba.shape == (len(X2), 3) and np.all(proba[:, 1] == 0)
+    assert np.allclose(proba.sum(axis=1), 1)
+    assert set(f.predict(X2)) <= {"a", "c"}
+    assert f.score(X2, y) == np.mean(f.predict(X2) == np.asarray(y))
+
+
+def test_forest_with_tuple_labels_scores_like_its_predictions():
+    from treebook.ensemble import RandomForestClassifier
+
+    labels = [("yes", 1) if v else ("no", 0) for v in Y2]   # a plain list of tuples
+    f = RandomForestClassifier(5, random_state=0).fit(X2, labels)
+    pred = f.predict(X2)
+    expected = np.mean([tuple(p) == t for p, t in zip(pred, labels)])
+    assert f.score(X2, labels) == expected and expected > 0.9
