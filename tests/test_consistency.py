@@ -133,3 +133,21 @@ def test_forest_with_tuple_labels_scores_like_its_predictions():
     pred = f.predict(X2)
     expected = np.mean([tuple(p) == t for p, t in zip(pred, labels)])
     assert f.score(X2, labels) == expected and expected > 0.9
+
+
+# ------------------------------------------------------------ to_json before fit
+@pytest.mark.parametrize("make", [case[0] for case in _learners()
+                                  if hasattr(case[0], "to_json")],
+                         ids=[type(case[0]).__name__ for case in _learners()
+                              if hasattr(case[0], "to_json")])
+def test_to_json_before_fit_is_not_fitted_error(make):
+    from sklearn.base import clone as sk_clone
+    from sklearn.exceptions import NotFittedError
+
+    from treebook.io.serialize import to_json
+
+    est = sk_clone(make)
+    with pytest.raises(NotFittedError, match="not fitted"):
+        est.to_json()
+    with pytest.raises(NotFittedError, match="not fitted"):
+        to_json(est)

@@ -380,9 +380,10 @@ class _TreeEstimatorBase(BaseEstimator):
     def to_json(self, *, indent: int | None = None) -> str:
         """The fitted model as a JSON text in treebook's versioned schema (see
         :mod:`treebook.io.serialize`); :func:`treebook.io.serialize.from_json` reads it
-        back."""
+        back; before ``fit``, scikit-learn's ``NotFittedError``."""
         from ..io.serialize import to_json
 
+        self._check_fitted()
         return to_json(self, indent=indent)
 
     def to_rules(self, **kwargs):
