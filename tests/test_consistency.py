@@ -151,3 +151,28 @@ def test_to_json_before_fit_is_not_fitted_error(make):
         est.to_json()
     with pytest.raises(NotFittedError, match="not fitted"):
         to_json(est)
+
+
+# ------------------------------------------------------------ max_depth=0: one leaf everywhere
+@pytest.mark.parametrize("est, X, y", _learners(),
+                         ids=[type(case[0]).__name__ for case in _learners()])
+def test_max_depth_zero_is_a_single_leaf(est, X, y):
+    from sklearn.base import clone as sk_clone
+
+    fitted = sk_clone(est).set_params(max_depth=0).fit(X, y)
+    trees = getattr(fitted, "estimators_", [fitted])
+    for t in trees:
+        assert t.tree_.node_count == 1 and t.get_depth() == 0
+    pred = fitted.predict(X)
+    assert np.all(pred == pred[0])  # every row gets the root's answer
+    if hasattr(fitted, "classes_") and len(trees) == 1:  # a single tree: the majority class
+        values, counts = np.unique(np.asarray(y), return_counts=True)
+        assert pred[0] == values[np.argmax(counts)]
+
+
+@pytest.mark.parametrize("params", [dict(grower="recursive"), dict(grower="levelwise"),
+                                    dict(max_leaf_nodes=4), dict(missing="surrogate")])
+def test_cart_max_depth_zero_with_every_grower(params):
+    est = CARTClassifier(max_depth=0, **params).fit(X2, Y2)
+    assert est.tree_.node_count == 1
+    assert np.allclose(est.predict_proba(X2), np.bincount(Y2) / len(Y2))

@@ -102,7 +102,7 @@ __all__ = ["CARTClassifier", "CARTRegressor", "CART_CONSTRAINTS", "dict_class_we
 # ------------------------------------------------------------------ estimators
 #: the parameter constraints CART and the forests built from it share
 CART_CONSTRAINTS = {
-    "max_depth": Interval(int, 1, None, allow_none=True),
+    "max_depth": Interval(int, 0, None, allow_none=True),
     # an int is a count of rows, a float a fraction of the training rows (scikit-learn)
     "min_samples_split": AnyOf(Interval(int, 2, None),
                                Interval(float, 0.0, 1.0, closed="right", strict=True)),
@@ -310,8 +310,9 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
     criterion : ``"gini"`` (default), ``"entropy"`` (in bits), ``"misclassification"``, or
         any classification criterion registered in ``treebook.core.criteria.CRITERIA``
         (its name, or the criterion object).
-    max_depth : int ≥ 1 or None
-        nodes at this depth are leaves.
+    max_depth : int ≥ 0 or None
+        nodes at this depth are leaves (the root has depth 0);
+        ``max_depth=0`` is the root alone, one leaf (scikit-learn and rpart refuse 0).
     min_samples_split : int ≥ 2
         a node with fewer rows is a leaf.
     min_samples_leaf : int ≥ 1

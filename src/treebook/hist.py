@@ -85,7 +85,7 @@ __all__ = ["HistCARTClassifier", "HistCARTRegressor"]
 
 
 _HIST_CONSTRAINTS = {
-    "max_depth": Interval(int, 1, None, allow_none=True),
+    "max_depth": Interval(int, 0, None, allow_none=True),
     "min_samples_split": Interval(int, 2, None),
     "min_samples_leaf": Interval(int, 1, None),
     "min_impurity_decrease": Interval(float, 0.0, None),
