@@ -176,3 +176,133 @@ def test_cart_max_depth_zero_with_every_grower(params):
     est = CARTClassifier(max_depth=0, **params).fit(X2, Y2)
     assert est.tree_.node_count == 1
     assert np.allclose(est.predict_proba(X2), np.bincount(Y2) / len(Y2))
+
+
+# ------------------------------------------------------------ pruners check X's width
+def _pruners():
+    from treebook.prune import (prune_error_based, prune_optimal, prune_reduced_error,
+                                pruning_set_errors)
+    from treebook.prune.reduced_error import case_counts
+
+    return [(prune_reduced_error, "X_prune"), (prune_optimal, "X_test"),
+            (pruning_set_errors, "X"), (case_counts, "X"), (prune_error_based, "X")]
+
+
+@pytest.mark.parametrize("width", [0, 1, 3, 5])
+@pytest.mark.parametrize("prune, name", _pruners(), ids=lambda v: getattr(v, "__name__", v))
+def test_pruners_refuse_an_X_of_another_width(prune, name, width):
+    from treebook import C45Classifier
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(200, 4))
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    est = C45Classifier().fit(X, y)
+    Xe = est.encoder_.transform(X)
+    assert set(est.tree_.feature[~est.tree_.is_leaf]) <= {0, 1}  # x2, x3 never tested
+    prune(est.tree_, Xe, y)  # the right width works
+    narrow_or_wide = np.hstack([Xe, Xe])[:, :width]
+    with pytest.raises(ValueError, match=rf"^{name} has {width} columns, but the tree was "
+                                         r"grown on 4 features"):
+        prune(est.tree_, narrow_or_wide, y)
+
+
+# ------------------------------------------------------------ values a column never had at fit
+def _bool_int_frame():
+    rng = np.random.default_rng(3)
+    b = rng.random(80) < 0.5
+    i = rng.integers(1, 4, 80)
+    y = np.where(b, "yes", "no")
+    return pd.DataFrame({"b": b, "i": i}), y
+
+
+def _with(frame, column, values, dtype=object):
+    out = frame.iloc[:len(values)].copy()
+    out[column] = pd.Series(list(values), dtype=dtype, index=out.index)
+    return out
+
+
+def _learners_on_bools():
+    from treebook import C45Classifier, CLSClassifier, ID3Classifier
+
+    return [ID3Classifier(), C45Classifier(), CARTClassifier(), CLSClassifier()]
+
+
+@pytest.mark.parametrize("est", _learners_on_bools(), ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize("values", [[1, 0, 1, 0], ["True", "False", "True", "False"],
+                                    [1.0, 0.0, 1.0, 0.0]], ids=["ints", "strings", "floats"])
+def test_a_boolean_column_given_other_types_is_unseen_and_warned(est, values):
+    X, y = _bool_int_frame()
+    est.fit(X, y)
+    assert est.tree_.feature[0] == 0  # the root tests the boolean column
+    Xp = _with(X, "b", values)
+    with pytest.warns(UserWarning, match=r"X column 'b': 4 of 4 values were never seen"):
+        proba = est.predict_proba(Xp)
+    # unseen at the root: every row gets what the rows with no branch there get, the
+    # answer for a row whose value is missing or unknown, not the True/False branch
+    unseen = _with(X, "b", ["never seen"] * 4)
+    with pytest.warns(UserWarning, match="never seen"):
+        expected = est.predict_proba(unseen)
+    assert np.allclose(proba, expected)
+    assert np.allclose(proba, proba[0])
+
+
+def test_an_int_category_given_strings_is_unseen_and_warned():
+    from treebook import ID3Classifier
+
+    X, _ = _bool_int_frame()
+    y = np.where(X["i"] == 2, "two", "other")
+    est = ID3Classifier().fit(X[["i"]], y)
+    with pytest.warns(UserWarning, match=r"X column 'i': 3 of 3 values were never seen"):
+        pred = est.predict(_with(X[["i"]], "i", ["1", "2", "3"]))
+    root = est.classes_[np.argmax(est.tree_.value[0])]
+    assert list(pred) == [root] * 3
+
+
+def test_the_warning_is_once_per_column_per_call_and_only_above_half():
+    import warnings
+
+    from treebook import ID3Classifier
+
+    X, y = _bool_int_frame()
+    est = ID3Classifier().fit(X, y)
+    both = X.iloc[:4].copy().astype(object)
+    both["b"] = ["True"] * 4
+    both["i"] = ["1"] * 4
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        est.predict(both)
+    messages = [str(w.message) for w in caught if issubclass(w.category, UserWarning)]
+    assert len(messages) == 2
+    assert any("'b'" in m for m in messages) and any("'i'" in m for m in messages)
+    half = _with(X, "b", [True, False, "True", "False"])  # 2 of 4: not more than half
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        est.predict(half)
+    missing = _with(X, "b", [None, None, None, "True"])  # missing values do not count
+    from treebook import C45Classifier
+
+    c45 = C45Classifier().fit(X, y)
+    with pytest.warns(UserWarning, match="1 of 1 values"):
+        c45.predict(missing)
+
+
+def test_a_numeric_category_never_matches_a_boolean():
+    from treebook import ID3Classifier
+
+    X = pd.DataFrame({"n": [0, 1] * 20})
+    y = np.where(X["n"] == 1, "one", "zero")
+    est = ID3Classifier().fit(X, y)
+    with pytest.warns(UserWarning, match="4 of 4"):
+        proba = est.predict_proba(_with(X, "n", [True, False, True, False]))
+    assert np.allclose(proba, est.tree_.value[0] / est.tree_.value[0].sum())
+
+
+def test_a_categorical_column_with_unseen_levels_warns():
+    from treebook import ID3Classifier
+
+    X = pd.DataFrame({"c": pd.Categorical(["a", "b"] * 20)})
+    y = np.where(X["c"] == "a", "A", "B")
+    est = ID3Classifier().fit(X, y)
+    new = pd.DataFrame({"c": pd.Categorical(["x", "y", "a"])})
+    with pytest.warns(UserWarning, match="2 of 3"):
+        est.predict(new)
