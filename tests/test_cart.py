@@ -367,7 +367,7 @@ def test_get_and_set_params():
 # ----------------------------------------------------------------- bad input
 @pytest.mark.parametrize("params, err, match", [
     ({"criterion": "gain"}, ValueError, "criterion"),
-    ({"max_depth": 0}, ValueError, "max_depth"),
+    ({"max_depth": -1}, ValueError, "max_depth"),  # 0 is one leaf (test_consistency)
     ({"max_depth": 2.5}, TypeError, "max_depth"),
     ({"min_samples_split": 1}, ValueError, "min_samples_split"),
     ({"min_samples_leaf": 0}, ValueError, "min_samples_leaf"),

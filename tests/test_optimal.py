@@ -166,7 +166,7 @@ def test_the_tree_works_like_any_other():
 
 
 @pytest.mark.parametrize("params, error", [
-    (dict(max_depth=5), ValueError), (dict(max_depth=0), ValueError),
+    (dict(max_depth=5), ValueError), (dict(max_depth=-1), ValueError),
     (dict(max_depth=2.0), TypeError), (dict(criterion="log_loss"), ValueError),
     (dict(time_limit=0.0), ValueError), (dict(ccp_alpha=-1.0), ValueError),
     (dict(min_samples_leaf=0), ValueError), (dict(confidence=0.9), ValueError)])

@@ -74,7 +74,7 @@ def test_bad_input():
         prune_reduced_error("tree", np.zeros((1, 3)), [0])
     with pytest.raises(ValueError, match="y has 2 labels"):
         prune_reduced_error(tree, np.zeros((1, 3)), [0, 1])
-    with pytest.raises(ValueError, match="X must be a 2-D"):
+    with pytest.raises(ValueError, match="X_prune must be a 2-D"):
         prune_reduced_error(tree, np.zeros(3), [0])
     with pytest.raises(ValueError, match="sample_weight"):
         prune_reduced_error(tree, np.zeros((1, 3)), [0], sample_weight=[-1.0])

@@ -131,8 +131,9 @@ class C45Classifier(DecisionTreeClassifierBase):
     subtree_raising : bool
         error-based pruning may replace a subtree by its largest
         branch.
-    max_depth : int or None
-        an extra stopping rule (not in C4.5).
+    max_depth : int ≥ 0 or None
+        an extra stopping rule (not in C4.5): nodes at this depth are leaves;
+        ``max_depth=0`` is the root alone, one leaf (scikit-learn and rpart refuse 0).
     z_source : ``"normal"`` or ``"table"``
         where error-based pruning takes ``z`` from:
         the exact normal quantile (J48) or C4.5's interpolated table (release 8; this

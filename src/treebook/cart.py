@@ -108,7 +108,7 @@ __all__ = ["CARTClassifier", "CARTRegressor", "CART_CONSTRAINTS", "dict_class_we
 # ------------------------------------------------------------------ estimators
 #: the parameter constraints CART and the forests built from it share
 CART_CONSTRAINTS = {
-    "max_depth": Interval(int, 1, None, allow_none=True),
+    "max_depth": Interval(int, 0, None, allow_none=True),
     # an int is a count of rows, a float a fraction of the training rows (scikit-learn)
     "min_samples_split": AnyOf(Interval(int, 2, None),
                                Interval(float, 0.0, 1.0, closed="right", strict=True)),
@@ -153,7 +153,10 @@ class _CARTMixin:
             raise ValueError("missing='surrogate' needs grower='recursive' (or 'auto'): the "
                              "level-wise grower has no surrogate splits")
 
-    def _grow_cart(self, X, y, w, n_classes, classes):
+    def _grow_cart(self, X, y, w, n_classes, classes, *, min_impurity_decrease, ccp_alpha):
+        """CART's tree of encoded ``(X, y, w)``; ``min_impurity_decrease`` and ``ccp_alpha``
+        are passed in (a regressor's are in the units of its scaled responses), never read
+        from the estimator."""
         from .prune.cost_complexity import prune_ccp
 
         categorical = self.encoder_.is_categorical
@@ -191,15 +194,15 @@ class _CARTMixin:
             max_depth=self.max_depth, **self._min_samples(X.shape[0]),
             max_features=resolve_max_features(self.max_features, X.shape[1]),
             seed=seed, min_weight_leaf=self.min_weight_fraction_leaf * float(np.sum(w)),
-            min_impurity_decrease=self.min_impurity_decrease, grower=grower,
+            min_impurity_decrease=min_impurity_decrease, grower=grower,
             metadata=metadata, missing=self.missing, max_surrogates=self.max_surrogates,
             max_leaf_nodes=self.max_leaf_nodes, **extra)
         tree = missing_rule_of_tree(tree, self.missing)
         if self.cp is not None:
             tree = prune_rpart_cp(tree, self.cp)
         self.full_tree_ = tree
-        if self.ccp_alpha > 0:
-            tree = prune_ccp(tree, self.ccp_alpha, risk=self.ccp_risk)
+        if ccp_alpha > 0:
+            tree = prune_ccp(tree, ccp_alpha, risk=self.ccp_risk)
         return tree
 
     # ---------------------------------------------------------------- sparse input
@@ -315,8 +318,9 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
     criterion : ``"gini"`` (default), ``"entropy"`` (in bits), ``"misclassification"``, or
         any classification criterion registered in ``treebook.core.criteria.CRITERIA``
         (its name, or the criterion object).
-    max_depth : int ≥ 1 or None
-        nodes at this depth are leaves.
+    max_depth : int ≥ 0 or None
+        nodes at this depth are leaves (the root has depth 0);
+        ``max_depth=0`` is the root alone, one leaf (scikit-learn and rpart refuse 0).
     min_samples_split : int ≥ 2
         a node with fewer rows is a leaf.
     min_samples_leaf : int ≥ 1
@@ -442,7 +446,9 @@ class CARTClassifier(_CARTMixin, DecisionTreeClassifierBase):
     def _grow(self, X, y, w):
         if self.class_weight is not None:
             w = w * self._class_weights(y)[y]
-        return self._grow_cart(X, y, w, self.n_classes_, self.classes_)
+        return self._grow_cart(X, y, w, self.n_classes_, self.classes_,
+                               min_impurity_decrease=self.min_impurity_decrease,
+                               ccp_alpha=self.ccp_alpha)
 
 
 class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
@@ -488,6 +494,7 @@ class CARTRegressor(_CARTMixin, DecisionTreeRegressorBase):
             raise ValueError("ccp_risk must be 'impurity' for a regression tree (there is "
                              f"no misclassification of numbers); got {self.ccp_risk!r}")
 
-    def _grow(self, X, y, w):
-        return self._grow_cart(X, y, w, 0, None)
+    def _grow(self, X, y, w, *, min_impurity_decrease, ccp_alpha):
+        return self._grow_cart(X, y, w, 0, None, min_impurity_decrease=min_impurity_decrease,
+                               ccp_alpha=ccp_alpha)
 

@@ -216,8 +216,9 @@ class CLSClassifier(_SharedGrowerMixin, DecisionTreeClassifierBase):
         split a node only when the G-test of
         independence between the chosen split's branches and the class has a p-value
         below this level α (pre-pruning). ``None``: no test.
-    max_depth : int or None
-        stop growing at this depth (root has depth 0).
+    max_depth : int ≥ 0 or None
+        stop growing at this depth (root has depth 0);
+        ``max_depth=0`` is the root alone, one leaf (scikit-learn and rpart refuse 0).
     min_samples_split : int ≥ 2
         a node with fewer cases stays a leaf.
     smoothing : float ≥ 0

@@ -549,7 +549,9 @@ RandomForestClassifier.__doc__ += _forest_doc("Classifier") + """
     Attributes after ``fit``: ``estimators_`` (the trees), ``estimators_samples_``,
     ``classes_``, ``n_classes_``, ``n_features_in_`` (``feature_names_in_`` for a table),
     ``feature_importances_``, and with ``oob_score=True`` ``oob_score_`` and
-    ``oob_decision_function_``.
+    ``oob_decision_function_``. A pandas categorical ``y`` keeps every declared category
+    in ``classes_``, used or not, with a probability column each (as the package's trees;
+    scikit-learn's forest drops the unused ones).
 """
 RandomForestRegressor.__doc__ += _forest_doc("Regressor") + """
     Notes

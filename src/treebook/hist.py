@@ -85,7 +85,7 @@ __all__ = ["HistCARTClassifier", "HistCARTRegressor"]
 
 
 _HIST_CONSTRAINTS = {
-    "max_depth": Interval(int, 1, None, allow_none=True),
+    "max_depth": Interval(int, 0, None, allow_none=True),
     "min_samples_split": Interval(int, 2, None),
     "min_samples_leaf": Interval(int, 1, None),
     "min_impurity_decrease": Interval(float, 0.0, None),
@@ -110,17 +110,21 @@ class _HistMixin:
                                             max_bins=self.max_bins)
         return meta
 
-    def _grow_params(self):
+    def _grow_params(self, min_impurity_decrease=None):
+        """The grower's parameters; ``min_impurity_decrease`` overrides the estimator's (a
+        regressor's, in the units of its scaled responses)."""
+        if min_impurity_decrease is None:
+            min_impurity_decrease = self.min_impurity_decrease
         return dict(criterion=self.criterion, max_depth=self.max_depth,
                     min_samples_split=self.min_samples_split,
                     min_samples_leaf=self.min_samples_leaf,
-                    min_impurity_decrease=self.min_impurity_decrease,
+                    min_impurity_decrease=min_impurity_decrease,
                     histogram_budget_mb=self.histogram_budget_mb)
 
     def _accepts_missing(self) -> bool:
         return True  # the missing bin (scikit-learn's rule, CART's missing="learn")
 
-    def _grow_binned(self, X, y, w, n_classes, classes):
+    def _grow_binned(self, X, y, w, n_classes, classes, min_impurity_decrease=None):
         n_categories = [0 if c is None else max(len(c), 1) for c in self.encoder_.categories]
         mapper = BinMapper.fit(X, self.max_bins, block_size=self.block_size,
                                sketch_points=self._sketch(), n_categories=n_categories)
@@ -131,7 +135,7 @@ class _HistMixin:
                                        mapper.missing_bin + 1, n_classes, self.block_size)
         return grow_hist(level, mapper, n_classes=n_classes,
                          metadata=self._metadata_hist(classes), on_level=self._record_level,
-                         **self._grow_params())
+                         **self._grow_params(min_impurity_decrease))
 
     def _record_level(self, depth, n_open):
         self.levels_.append((depth, n_open))
@@ -270,5 +274,5 @@ class HistCARTRegressor(_HistMixin, DecisionTreeRegressorBase):
         self.sketch_points = sketch_points
         self.histogram_budget_mb = histogram_budget_mb
 
-    def _grow(self, X, y, w):
-        return self._grow_binned(X, y, w, 0, None)
+    def _grow(self, X, y, w, *, min_impurity_decrease):
+        return self._grow_binned(X, y, w, 0, None, min_impurity_decrease)

@@ -72,8 +72,9 @@ class ID3Classifier(DecisionTreeClassifierBase):
 
     Parameters
     ----------
-    max_depth : int or None
-        stop growing at this depth (root has depth 0).
+    max_depth : int ≥ 0 or None
+        stop growing at this depth (root has depth 0);
+        ``max_depth=0`` is the root alone, one leaf (scikit-learn and rpart refuse 0).
     min_samples_split : int ≥ 2
         a node with fewer cases (rows of positive weight) stays a leaf.
     min_gain : float ≥ 0

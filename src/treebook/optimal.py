@@ -42,8 +42,9 @@ class OptimalTreeClassifier(DecisionTreeClassifierBase):
 
     Parameters
     ----------
-    max_depth : int in 1 … 4 (default 3) — the depth of the tree searched (the search
-        grows quickly with depth: see chapter 9).
+    max_depth : int in 0 … 4 (default 3) — the depth of the tree searched (the search
+        grows quickly with depth: see chapter 9); 0 is the root alone, one leaf, as for
+        every learner of the package (scikit-learn and rpart refuse 0).
     criterion : ``"misclassification"`` (default), ``"gini"``, ``"entropy"`` or
         ``"pessimistic"`` (C4.5's pessimistic error count, confidence ``confidence``).
     min_samples_leaf : int ≥ 1 — each leaf keeps at least this many rows.
@@ -63,7 +64,7 @@ class OptimalTreeClassifier(DecisionTreeClassifierBase):
     """
 
     _parameter_constraints = {
-        "max_depth": Interval(int, 1, 4),
+        "max_depth": Interval(int, 0, 4),
         "criterion": Options(*CRITERIA),
         "min_samples_leaf": Interval(int, 1, None),
         "ccp_alpha": Interval(float, 0.0, None),

@@ -3,10 +3,11 @@
 A learner subclasses :class:`DecisionTreeClassifierBase` (or the regressor base), declares
 its parameters in ``__init__`` (stored verbatim, as scikit-learn does) and in
 ``_parameter_constraints`` (validated in one place at ``fit``), and implements
-``_grow(X, y, w) -> Tree`` on encoded input. Everything else lives here: input checks and
-encoding (pandas or numpy; column names become ``feature_names_in_``; labels of any
-hashable type become ``classes_``), ``predict``, ``predict_proba``, ``score``, ``apply``,
-``decision_path``, and the drawings and rules.
+``_grow(X, y, w, **y2) -> Tree`` on encoded input (``fit`` never writes a parameter).
+Everything else lives here: input checks and encoding (pandas or numpy; column names
+become ``feature_names_in_``; labels of any hashable type become ``classes_``),
+``predict``, ``predict_proba``, ``score``, ``apply``, ``decision_path``, and the drawings
+and rules.
 
 The bases inherit scikit-learn's :class:`~sklearn.base.BaseEstimator` (with
 :class:`~sklearn.base.ClassifierMixin` or :class:`~sklearn.base.RegressorMixin`), so
@@ -212,7 +213,10 @@ class _TreeEstimatorBase(BaseEstimator):
             constraint.check(name, getattr(self, name))
 
     # ------------------------------------------------------------------ input
-    def _grow(self, X: np.ndarray, y: np.ndarray, w: np.ndarray) -> Tree:  # pragma: no cover
+    def _grow(self, X: np.ndarray, y: np.ndarray, w: np.ndarray, **y2) -> Tree:  # pragma: no cover
+        """The tree of encoded ``X``, targets ``y`` and weights ``w`` (positive). ``y2``
+        holds the parameters named in ``_y2_params`` (a regressor's) in the units of the
+        scaled responses ``y``: read them there, not from the estimator."""
         raise NotImplementedError
 
     def _encode_target(self, y, n_rows: int) -> np.ndarray:  # pragma: no cover
@@ -243,17 +247,13 @@ class _TreeEstimatorBase(BaseEstimator):
             Xe, yc, w = Xe[keep], yc[keep], w[keep]
         w_exp = _power_of_two(w) if self._weights_are_relative() else 0
         y_exp = self._target_exponent(yc)
-        saved = {}
-        if y_exp:  # parameters in units of y² follow the responses (exactly)
-            saved = {p: getattr(self, p) for p in self._y2_params if hasattr(self, p)}
-            for p, v in saved.items():
-                setattr(self, p, float(np.ldexp(v, -2 * y_exp)))
-        try:
-            tree = self._grow(Xe, np.ldexp(yc, -y_exp) if y_exp else yc,
-                              np.ldexp(w, -w_exp) if w_exp else w)
-        finally:
-            for p, v in saved.items():
-                setattr(self, p, v)
+        # parameters in units of y² follow the responses (exactly); they are passed to
+        # _grow, never written onto the estimator (concurrent fits of one object, and a
+        # fit that raises, would leave scaled values behind)
+        y2 = {p: float(np.ldexp(getattr(self, p), -2 * y_exp)) if y_exp else getattr(self, p)
+              for p in self._y2_params if hasattr(self, p)}
+        tree = self._grow(Xe, np.ldexp(yc, -y_exp) if y_exp else yc,
+                          np.ldexp(w, -w_exp) if w_exp else w, **y2)
         if w_exp or y_exp:  # every tree this fit stored, back in the caller's units
             done = {}  # each tree once (full_tree_ is often the tree itself)
 
@@ -380,9 +380,10 @@ class _TreeEstimatorBase(BaseEstimator):
     def to_json(self, *, indent: int | None = None) -> str:
         """The fitted model as a JSON text in treebook's versioned schema (see
         :mod:`treebook.io.serialize`); :func:`treebook.io.serialize.from_json` reads it
-        back."""
+        back; before ``fit``, scikit-learn's ``NotFittedError``."""
         from ..io.serialize import to_json
 
+        self._check_fitted()
         return to_json(self, indent=indent)
 
     def to_rules(self, **kwargs):
@@ -492,7 +493,8 @@ class DecisionTreeRegressorBase(RegressorMixin, _TreeEstimatorBase):
     def _encode_target(self, y, n_rows: int) -> np.ndarray:
         return encode_targets(y, n_rows)
 
-    #: parameters in units of y²: scaled with the responses while the tree grows
+    #: parameters in units of y²: scaled with the responses and passed to ``_grow`` as
+    #: keywords (those the learner has)
     _y2_params = ("min_impurity_decrease", "ccp_alpha")
 
     def _target_exponent(self, y) -> int:

@@ -13,6 +13,7 @@ a set of distinct values).
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -178,10 +179,11 @@ def float_by_value(values) -> np.ndarray:
 _UNHASHABLE = (list, dict, set, np.ndarray, pd.Series, pd.DataFrame)
 
 
-def check_cells(values: np.ndarray, column: str) -> None:
+def check_cells(values: np.ndarray, column: str, *, mixed_ok: bool = False) -> None:
     """Refuse the cell values no tree can use: lists and other containers, complex
-    numbers, and booleans mixed with other numbers (``True == 1`` in Python, so the
-    two would silently become one category)."""
+    numbers, and (unless ``mixed_ok``: at predict, where a value of the other type is
+    an unseen category) booleans mixed with other numbers (``True == 1`` in Python, so
+    the two would silently become one category)."""
     if values.dtype != object:
         return
     has_bool = has_number = False
@@ -195,10 +197,52 @@ def check_cells(values: np.ndarray, column: str) -> None:
             has_bool = True
         elif isinstance(v, (int, float, np.integer, np.floating)) and v == v:
             has_number = True
-    if has_bool and has_number:
+    if has_bool and has_number and not mixed_ok:
         raise ValueError(f"{column} mixes booleans with numbers; Python counts True as 1, so "
                          "they would merge into one category: convert the column to one type "
                          "(e.g. strings) first")
+
+
+def _is_bool(v) -> bool:
+    return isinstance(v, (bool, np.bool_))
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float, np.integer, np.floating)) and not _is_bool(v)
+
+
+def category_codes(values: np.ndarray, cats) -> np.ndarray:
+    """The codes (float) of ``values`` among the training categories ``cats``: ``-1``
+    for a value that is not one of them. ``True == 1`` and ``hash(True) == hash(1)`` in
+    Python, so a lookup alone would match a boolean with the number 1; a boolean is never
+    a numeric category (nor a number a boolean one), so such a value is unseen too.
+    (Training refuses a column that mixes the two, so ``cats`` holds at most one kind.)"""
+    values = np.asarray(values, dtype=object)
+    codes = pd.Index(cats, dtype=object).get_indexer(pd.Index(values, dtype=object))
+    codes = codes.astype(float)
+    cat_list = list(cats.tolist() if hasattr(cats, "tolist") else cats)
+    other = (_is_number if any(_is_bool(v) for v in cat_list) else
+             _is_bool if any(_is_number(v) for v in cat_list) else None)
+    if other is not None and values.size:
+        wrong = np.fromiter((other(v) for v in values.tolist()), dtype=bool,
+                            count=values.shape[0])
+        codes[wrong] = -1
+    return codes
+
+
+def warn_unseen(codes: np.ndarray, missing: np.ndarray, column: str) -> None:
+    """One ``UserWarning`` when more than half of the non-missing values of ``column`` (at
+    predict) are categories training never saw (code ``-1``): likely the wrong column or a
+    changed type (``"True"`` for ``True``, ``"1"`` for ``1``), which would otherwise only
+    make every such row stop where the column is first tested."""
+    known = ~missing
+    n_known = int(np.count_nonzero(known))
+    n_unseen = int(np.count_nonzero(codes[known] < 0))
+    if n_known and 2 * n_unseen > n_known:
+        warnings.warn(f"{column}: {n_unseen} of {n_known} values were never seen in training "
+                      "(treated as unseen categories; a row stops at the first node that "
+                      "tests the column). Is it the right column, with the training type?",
+                      UserWarning, stacklevel=5)
 
 
 def _own_categories(col):
@@ -212,10 +256,11 @@ def _own_categories(col):
     return cats
 
 
-def _prepare(col, fname: str, temporal: str | None = None):
+def _prepare(col, fname: str, temporal: str | None = None, mixed_ok: bool = False):
     """``(values, missing)`` of one input column: temporal columns as float nanoseconds,
     numeric ones (nullable pandas dtypes included, ``pd.NA`` as NaN) as float64 by value,
-    everything else as an object array with its cells checked."""
+    everything else as an object array with its cells checked (``mixed_ok``: see
+    :func:`check_cells`)."""
     where = f"X column {fname!r}"
     if temporal is not None:
         vals = temporal_to_float(col, temporal, where)
@@ -241,7 +286,7 @@ def _prepare(col, fname: str, temporal: str | None = None):
         if cats is not None:
             # every cell is one of the categories (or missing): checking the categories
             # checks the cells, without a Python loop over the rows
-            check_cells(cats, where)
+            check_cells(cats, where, mixed_ok=mixed_ok)
             return vals, is_missing(vals)
     else:
         vals = np.asarray(col)
@@ -256,7 +301,8 @@ def _prepare(col, fname: str, temporal: str | None = None):
                                     for v in vals.tolist()):
         vals = object_array([float(str(v)) if isinstance(v, (np.float16, np.float32)) else v
                               for v in vals.tolist()])
-    check_cells(np.asarray(vals, dtype=object) if vals.dtype != object else vals, where)
+    check_cells(np.asarray(vals, dtype=object) if vals.dtype != object else vals, where,
+                mixed_ok=mixed_ok)
     return vals, is_missing(vals)
 
 
@@ -469,11 +515,10 @@ class FeatureEncoder:
             cc = col.cat.codes.to_numpy()
             if own.size == 0 or cc.min() < 0:
                 return None
-            if len(cats):
-                check_cells(np.concatenate([own, cats]), f"X column {self.names[j]!r}")
-            lookup = pd.Index(cats, dtype=object).get_indexer(
-                pd.Index(own, dtype=object)).astype(float)
+            check_cells(own, f"X column {self.names[j]!r}", mixed_ok=True)
+            lookup = category_codes(own, cats)
             np.take(lookup, cc, out=out[:, j])
+            warn_unseen(out[:, j], np.zeros(n, dtype=bool), f"X column {self.names[j]!r}")
         if not _all_finite(out):
             return None
         return out
@@ -496,18 +541,17 @@ class FeatureEncoder:
                     raise ValueError(
                         f"{name} column {fname!r} has missing values (NaN/None)."
                         + (f" {missing_hint}" if missing_hint else ""))
-                if len(cats):
-                    check_cells(np.concatenate([own, cats]), f"{name} column {fname!r}")
-                lookup = pd.Index(cats, dtype=object).get_indexer(
-                    pd.Index(own, dtype=object)).astype(float)
+                check_cells(own, f"{name} column {fname!r}", mixed_ok=True)
+                lookup = category_codes(own, cats)
                 out[:, j] = (np.where(cc >= 0, lookup[np.maximum(cc, 0)], np.nan)
                              if own.size else np.nan)
+                warn_unseen(out[:, j], cc < 0, f"{name} column {fname!r}")
                 continue
             if prepared:
                 col_np = col
                 miss = (np.isnan(col_np) if col_np.dtype.kind == "f" else is_missing(col_np))
             else:
-                col_np, miss = _prepare(col, fname, self._temporal(j))
+                col_np, miss = _prepare(col, fname, self._temporal(j), mixed_ok=True)
             if miss.any() and not allow_missing:
                 raise ValueError(
                     f"{name} column {fname!r} has missing values (NaN/None)."
@@ -527,15 +571,12 @@ class FeatureEncoder:
                 if has_infinite(col_np):
                     raise ValueError(f"{name} column {fname!r} has infinite values")
                 obj = np.asarray(col_np, dtype=object)
-                if not prepared and len(cats):
-                    # True and 1 hash alike: a boolean never matches a numeric category
-                    # (nor a number a boolean one); it is an unseen value instead
-                    check_cells(np.concatenate([obj[~miss], cats]), f"{name} column {fname!r}")
-                # unseen categories get code -1; missing values NaN
-                # get_indexer gives -1 for a value not among cats (pd.Categorical warns)
-                codes = pd.Index(cats, dtype=object).get_indexer(
-                    pd.Index(obj, dtype=object)).astype(float)
+                # unseen categories get code -1 (a boolean never matches a numeric
+                # category, nor a number a boolean one); missing values NaN
+                codes = category_codes(obj, cats)
                 codes[miss] = np.nan
+                if not prepared:  # at predict (fit encodes its own categories)
+                    warn_unseen(codes, miss, f"{name} column {fname!r}")
                 out[:, j] = codes
         return out
 

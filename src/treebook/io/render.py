@@ -40,6 +40,7 @@ import hashlib
 import html
 import itertools
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
@@ -565,7 +566,15 @@ def _tint(hex_colour: str, amount: float) -> str:
 
 
 def _esc(text: str) -> str:
-    return html.escape(str(text), quote=True)
+    """``text`` as the content of a Graphviz HTML-like label: markup characters escaped,
+    ``]`` as a character reference (dot's label lexer misreads some bare ones), control
+    characters shown as their Python escapes (dot's XML parser refuses them), and the
+    empty string shown as ``""`` (an empty ``<B></B>`` is a syntax error to dot)."""
+    text = str(text)
+    if text == "":
+        return "&quot;&quot;"
+    text = "".join(repr(ch)[1:-1] if unicodedata.category(ch) == "Cc" else ch for ch in text)
+    return html.escape(text, quote=True).replace("]", "&#93;")
 
 
 def _html_label(lines: list[str]) -> str:

@@ -713,9 +713,11 @@ def estimator_to_dict(estimator) -> dict:
     if not isinstance(estimator, TreeEstimator):
         raise TypeError(f"estimator must be a treebook estimator; got "
                         f"{type(estimator).__name__}")
-    if not hasattr(estimator, "tree_"):
-        raise ValueError(f"estimator: this {type(estimator).__name__} is not fitted; "
-                         "call fit before to_json")
+    if not hasattr(estimator, "tree_"):  # scikit-learn's error (a ValueError too)
+        from sklearn.exceptions import NotFittedError
+
+        raise NotFittedError(f"estimator: this {type(estimator).__name__} is not fitted; "
+                             "call fit before to_json")
     cls = type(estimator)
     name = f"{cls.__module__}.{cls.__qualname__}"
     if name not in _estimator_classes():

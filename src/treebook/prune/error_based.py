@@ -56,6 +56,7 @@ from ..core import impurity as imp
 from ..core.base import InstanceOf, Interval, Options, Registered, validate_params
 from ..core.splits import FAN, ROUTING_POLICIES, Split
 from ..core.tree import NodeKind, Tree, TreeBuilder
+from .reduced_error import check_pruning_X
 
 #: J48's ``Utils.SMALL``: sizes within this of each other are equal.
 SMALL = 1e-6
@@ -361,7 +362,7 @@ def prune_error_based(tree: Tree, X=None, y=None, sample_weight=None, *,
         if X is None or y is None:
             raise ValueError("subtree raising re-distributes the training cases: pass X and y "
                              "(or subtree_raising=False)")
-        X = np.asarray(X, dtype=float)
+        X = check_pruning_X(tree, X)
         y = np.asarray(y)
         if X.ndim != 2 or X.shape[0] != y.shape[0]:
             raise ValueError(f"X must be 2-D with one row per label; got X {X.shape}, y {y.shape}")

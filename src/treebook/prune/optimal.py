@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.tree import NodeKind, Tree
-from .reduced_error import _check_tree, prune_reduced_error
+from .reduced_error import _check_tree, check_pruning_X, prune_reduced_error
 
 __all__ = ["prune_optimal", "kept_nodes", "distance_to_optimal"]
 
@@ -29,6 +29,8 @@ def prune_optimal(tree: Tree, X_test, y_test, sample_weight=None, *,
     """The smallest pruned subtree of ``tree`` with the least error on ``(X_test, y_test)``
     (encoded ``X_test``, as for :func:`~treebook.prune.reduced_error.prune_reduced_error`,
     which computes it)."""
+    _check_tree(tree, "prune_optimal")
+    X_test = check_pruning_X(tree, X_test, "X_test")
     return prune_reduced_error(tree, X_test, y_test, sample_weight, missing=missing)
 
 

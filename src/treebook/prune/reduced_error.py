@@ -50,6 +50,28 @@ def _check_tree(tree, method: str) -> None:
         raise ValueError("tree has no nodes")
 
 
+def check_pruning_X(tree: Tree, X, name: str = "X") -> np.ndarray:
+    """``X`` as a float matrix with one column per feature the tree was grown on, else a
+    ``ValueError`` naming ``name``. The width is ``len(tree.feature_names)`` when the tree
+    records its features (every learner's tree does); otherwise ``X`` must at least have
+    a column for every feature the tree tests. A narrower X would be walked on the wrong
+    columns, or silently when the tree does not test the missing ones."""
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D encoded matrix; got shape {X.shape}")
+    n_features = len(tree.feature_names)
+    tested = tree.feature[~tree.is_leaf]
+    if n_features:
+        if X.shape[1] != n_features:
+            raise ValueError(f"{name} has {X.shape[1]} columns, but the tree was grown on "
+                             f"{n_features} features; pass the encoded matrix with the "
+                             "same columns")
+    elif tested.size and X.shape[1] <= int(tested.max()):
+        raise ValueError(f"{name} has {X.shape[1]} columns, but the tree tests feature "
+                         f"{int(tested.max())}; pass the encoded matrix with the same columns")
+    return X
+
+
 def class_codes(tree: Tree, y) -> np.ndarray:
     """``y`` as class codes ``0 … K-1``: labels are looked up in ``tree.classes``; a tree
     that records no classes takes codes directly."""
@@ -79,9 +101,7 @@ def case_counts(tree: Tree, X, y, sample_weight=None, *, missing: str = "stop"):
     :meth:`treebook.core.tree.Tree.route` with ``missing``.
     """
     _check_tree(tree, "case_counts")
-    X = np.asarray(X, dtype=float)
-    if X.ndim != 2:
-        raise ValueError(f"X must be a 2-D encoded matrix; got shape {X.shape}")
+    X = check_pruning_X(tree, X)
     codes = class_codes(tree, y)
     if codes.shape[0] != X.shape[0]:
         raise ValueError(f"y has {codes.shape[0]} labels but X has {X.shape[0]} rows")
@@ -142,8 +162,10 @@ def prune_reduced_error(tree: Tree, X_prune, y_prune, sample_weight=None, *,
     pruned subtree of ``tree`` with the least pruning-set error. A node's prediction is
     unchanged by pruning (its training majority), so only the shape changes.
     """
+    _check_tree(tree, "prune_reduced_error")
+    X_prune = check_pruning_X(tree, X_prune, "X_prune")
     stats = pruning_set_errors(tree, X_prune, y_prune, sample_weight, missing=missing)
     return tree.prune(stats["prune"]) if stats["prune"].any() else tree
 
 
-__all__ += ["class_codes"]
+__all__ += ["class_codes", "check_pruning_X"]
