@@ -400,3 +400,27 @@ def test_monica_loader_and_its_id3_root():
     assert _feature(stump, 0) == "hosp"
     not_hospitalised = stump.tree_.value[_child(stump, 0, "n")]
     assert not_hospitalised.tolist() == [1922, 3]  # (dead, live)
+
+
+def test_id3_warns_on_a_numeric_column_it_would_memorise():
+    """Issue 23: a float column with more distinct values than half the rows gets one
+    branch per value; ID3 warns and points to C4.5 / CART."""
+    import warnings
+
+    import pandas as pd
+
+    from treebook import ID3Classifier
+
+    rng = np.random.default_rng(0)
+    n = 40
+    X = pd.DataFrame({"reading": rng.normal(size=n), "colour": rng.choice(["r", "g"], n)})
+    y = rng.integers(0, 2, size=n)
+    with pytest.warns(UserWarning, match=r"'reading' \(40 values\).*C45Classifier"):
+        ID3Classifier().fit(X, y)
+    # exactly half the rows distinct, a string column with many values, discrete
+    # numbers: no warning
+    X2 = pd.DataFrame({"level": np.repeat(np.arange(n // 2), 2).astype(float),
+                       "name": [f"p{i}" for i in range(n)]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ID3Classifier().fit(X2, y)
