@@ -95,19 +95,17 @@ def test_every_node_equal_on_a_fully_grown_10k_row_tree(case):
     recursive grower's."""
     rng = np.random.default_rng(23)
     n = 10_000
-    X = rng.normal(size=(n, 3))
-    X[:, 1] = np.round(X[:, 1], 1)  # ties inside nodes
-    X[:, 2] = X[:, 0] * 2.0 + 1.0   # cuts the rows column 0 cuts: exact ties of features
+    # values on grids (ties inside nodes); the old scan chose another feature than the
+    # recursive grower in this regression tree
+    X = np.stack([np.round(rng.normal(size=n), 2), np.round(rng.normal(size=n), 1),
+                  np.round(rng.normal(size=n), 2)], axis=1)
+    w = rng.uniform(0.2, 2.0, size=n)
     if case == "regression":
-        # responses on a grid of 0.5: nodes turn pure before single rows (fewer nodes,
-        # so the recursive grower takes seconds), sums of w·y still round
-        y = np.round(2 * (X[:, 0] ** 2 + np.sin(3 * X[:, 1]) + rng.normal(size=n))) / 2 + 0.1
-        w = np.ones(n)
+        y = X[:, 0] ** 2 + np.sin(3 * X[:, 1]) + rng.normal(size=n)
         params = dict(n_classes=0, criterion="squared_error")
     else:
-        y = (X[:, 0] + X[:, 1] > rng.normal(size=n)).astype(np.int64)
-        w = rng.uniform(0.2, 2.0, size=n)
-        params = dict(n_classes=2, criterion="gini")
+        y = (rng.integers(0, 3, size=n) + (X[:, 0] > 0)) % 3
+        params = dict(n_classes=3, criterion="gini")
     rec, lev = both(X, y, w, **params)
     assert rec.node_count > 1000  # fully grown: small nodes at the bottom
     for name in ("feature", "threshold", "children", "n_samples", "weighted_n", "value"):
