@@ -1,8 +1,8 @@
 """The level-wise grower's score step: every cut of every open node of one depth.
 
-For one feature, one cumulative sum of the class weights (or of ``w``, ``w·y``) along its
-attribute list, restarted at each node's segment, gives the left sums of every cut of
-every node (:func:`cut_scores`); a segmented maximum keeps each node's best
+For one feature, cumulative sums of the class weights (or of ``w``, ``w·y``) along its
+attribute list, each node's from zero (:func:`segment_cumsum`), give the left sums of
+every cut of every node (:func:`cut_scores`), as the recursive grower adds them; a segmented maximum keeps each node's best
 (:func:`keep_best`). The compiled engine runs the same scan in
 :func:`treebook.kernels.cart.scan_feature`, and categorical columns go through CART's
 subset search node by node. :func:`choose_cuts` is the step the driver
