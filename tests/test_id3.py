@@ -230,7 +230,8 @@ def test_ties_go_to_the_first_column_and_the_first_class():
 def test_numeric_columns_are_categories():
     X = np.array([[1], [2], [3], [2]])
     y = ["a", "b", "a", "b"]
-    m = ID3Classifier().fit(X, y)
+    with pytest.warns(UserWarning, match="memorises"):  # 3 values in 4 rows
+        m = ID3Classifier().fit(X, y)
     assert m.tree_.kind[0] == NodeKind.MULTIWAY and m.tree_.n_branches(0) == 3
     assert m.predict([[2.0], [3], [2.5]]).tolist() == ["b", "a", "a"]  # 2.5: unseen → root
     assert m.apply([[2.5]]).tolist() == [0]
@@ -400,3 +401,27 @@ def test_monica_loader_and_its_id3_root():
     assert _feature(stump, 0) == "hosp"
     not_hospitalised = stump.tree_.value[_child(stump, 0, "n")]
     assert not_hospitalised.tolist() == [1922, 3]  # (dead, live)
+
+
+def test_id3_warns_on_a_numeric_column_it_would_memorise():
+    """Issue 23: a float column with more distinct values than half the rows gets one
+    branch per value; ID3 warns and points to C4.5 / CART."""
+    import warnings
+
+    import pandas as pd
+
+    from treebook import ID3Classifier
+
+    rng = np.random.default_rng(0)
+    n = 40
+    X = pd.DataFrame({"reading": rng.normal(size=n), "colour": rng.choice(["r", "g"], n)})
+    y = rng.integers(0, 2, size=n)
+    with pytest.warns(UserWarning, match=r"'reading' \(40 values\).*C45Classifier"):
+        ID3Classifier().fit(X, y)
+    # exactly half the rows distinct, a string column with many values, discrete
+    # numbers: no warning
+    X2 = pd.DataFrame({"level": np.repeat(np.arange(n // 2), 2).astype(float),
+                       "name": [f"p{i}" for i in range(n)]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        ID3Classifier().fit(X2, y)

@@ -58,7 +58,8 @@ METHODS = {
     "none": "the unpruned tree",
     "REP": "reduced-error pruning (pruning set)",
     "PEP": "pessimistic error pruning",
-    "EBP": "error-based pruning, CF = 0.25, subtree raising",
+    "EBP": "error-based pruning, CF = 0.25 (z = Φ⁻¹(0.75) = 0.6745, J48's: z_source='normal'), "
+           "subtree raising",
     "MEP": "minimum-error pruning, Laplace (m = K, uniform prior)",
     "MEP-m": "minimum-error pruning, m-estimate, m chosen on the pruning set",
     "CVP": "critical-value pruning, G statistic, critical value chosen on the pruning set",
@@ -189,7 +190,7 @@ def prune_all(model, Xg, yg, Xp, yp, Xt, yt, *, learner: str, cv_ccp: bool = Tru
     out = {"none": tree}
     out["REP"] = prune_reduced_error(tree, Ep, yp)
     out["PEP"] = prune_pessimistic(tree)
-    out["EBP"] = prune_error_based(tree, Eg, cg, confidence=0.25)
+    out["EBP"] = prune_error_based(tree, Eg, cg, confidence=0.25, z_source="normal")
     out["MEP"] = prune_minimum_error(tree)
     seq = minimum_error_path(tree, M_GRID)
     out["MEP-m"] = seq[seq.select(Ep, yp)]

@@ -22,6 +22,9 @@ into one branch per value of ``A``, and splits on the attribute with the largest
 
 from __future__ import annotations
 
+import numbers
+import warnings
+
 import numpy as np
 
 from .core import impurity as imp
@@ -31,6 +34,24 @@ from .growers.multiway import grow_multiway
 from .core.splits import best_index, categorical_table, multiway_split
 
 __all__ = ["ID3Classifier", "id3_split_finder"]
+
+
+def _warn_if_memorizing(names, categories, n_rows: int) -> None:
+    """Warn (``UserWarning``) when a numeric column has more distinct values than half
+    the ``n_rows`` training rows: ID3 gives every value its own branch, so such a column
+    (a measurement) separates the training cases by identity and the tree memorises
+    them (breast cancer: training accuracy 1.0, 5-fold accuracy 0.63)."""
+    many = [f"{name!r} ({len(c)} values)" for name, c in zip(names, categories)
+            if 2 * len(c) > n_rows and all(isinstance(v, numbers.Real)
+                                           and not isinstance(v, (bool, np.bool_))
+                                           for v in c)]
+    if many:
+        warnings.warn(
+            f"ID3 treats every column as discrete, and the numeric column(s) "
+            f"{', '.join(many)} have more distinct values than half the {n_rows} rows: "
+            "each value becomes a branch, so the tree memorises the training cases. Use "
+            "C45Classifier or CARTClassifier, which cut numeric columns at thresholds "
+            "(or bin the column first).", UserWarning, stacklevel=4)
 
 
 def id3_split_finder(n_categories, n_classes):
@@ -133,6 +154,7 @@ class ID3Classifier(DecisionTreeClassifierBase):
         self.grower = grower
 
     def _grow(self, X, y, w):
+        _warn_if_memorizing(self.encoder_.names, self.encoder_.categories, X.shape[0])
         n_categories = [len(c) for c in self.encoder_.categories]
         finder = id3_split_finder(n_categories, self.n_classes_)
         if self.grower == "levelwise":

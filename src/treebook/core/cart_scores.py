@@ -18,7 +18,7 @@ from ..kernels import FEATURE_THRESHOLD as _FEATURE_THRESHOLD
 from .splits import UNSEEN
 
 __all__ = ["IMPURITY_TOLERANCE", "FEATURE_THRESHOLD", "SCORE_RTOL", "tie_floor", "first_best",
-           "class_split_score", "midpoint_threshold", "gini_split_score",
+           "side_weight", "class_split_score", "midpoint_threshold", "gini_split_score",
            "entropy_split_score", "squared_error_split_score", "category_order",
            "ordered_subset_masks", "all_subset_masks", "subset_tables",
            "subset_branch_of_code"]
@@ -56,6 +56,26 @@ def first_best(score):
         raise ValueError(f"score must be a non-empty 1-d array; got shape {score.shape}")
     top = float(score.max())
     return top, int(np.flatnonzero(score >= tie_floor(top))[0])
+
+
+def side_weight(left_table):
+    """The weight ``|D_1| = Σ_k C_{1k}`` of one side of many candidate cuts, from its class
+    weights ``left_table[c, k]``, added in class order: ``((C_{10} + C_{11}) + C_{12}) + …``.
+
+    The order is stated (not left to ``np.sum``, which adds eight or more numbers
+    pairwise) so that every CART grower, compiled or not, rounds ``|D_1|`` alike: the
+    level-wise grower's kernels (:func:`treebook.kernels.cart.scan_feature`) add the same
+    numbers in this order. For fewer than eight classes it is ``left_table.sum(axis=1)``
+    bit for bit.
+    """
+    left_table = np.asarray(left_table, dtype=float)
+    if left_table.ndim != 2 or left_table.shape[1] == 0:
+        raise ValueError(f"left_table must have shape (candidates, K) with K >= 1; got "
+                         f"{left_table.shape}")
+    total = left_table[:, 0].copy()
+    for k in range(1, left_table.shape[1]):
+        total += left_table[:, k]
+    return total
 
 
 def class_split_score(left_table, value, w_left, w_right, n_classes: int, criterion):

@@ -34,6 +34,11 @@ def presort(X, y, ybits, columns=None, missing_rank=None, packed=False):
     look further: ``reach[f]`` maps those ranks to the first rank far enough above them.
     With two classes the class rides along (``ybits = 1``), so no level gathers it.
 
+    The sort is stable: equal values (and the missing ones) keep row order, as the
+    recursive grower's stable sort of a node's rows lists them, so a prefix sum adds the
+    same weights in the same order in both growers (which matters once weights are
+    fractional or the sums are of ``w·y``).
+
     ``packed=True`` (the compiled scan): half the memory, one ``uint32`` per row,
     ``(row << 3) | (new << 2) | (close << 1) | class`` (:func:`treebook.kernels.cart.pack_list`:
     ``new`` marks the first row of each value, so equal values need no rank), and no
@@ -44,7 +49,7 @@ def presort(X, y, ybits, columns=None, missing_rank=None, packed=False):
     for f in (range(m) if columns is None else columns):
         if packed:
             x = np.ascontiguousarray(X[:, f])
-            o = np.argsort(x)
+            o = np.argsort(x, kind="stable")
             out = np.empty(n, dtype=np.uint32)
             kernels.pack_list(o, x, y if ybits else NO_LABELS, bool(ybits), FEATURE_THRESHOLD,
                               out)
@@ -52,7 +57,7 @@ def presort(X, y, ybits, columns=None, missing_rank=None, packed=False):
             reach.append(None)
             del x, o
             continue
-        o = np.argsort(X[:, f])  # equal values in any order: no count at a cut depends on it
+        o = np.argsort(X[:, f], kind="stable")
         xs = X[o, f]
         new = np.empty(n, dtype=bool)
         new[0] = True

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..core.criteria import get_criterion
 from ..core.feature_draw import features_to_consider, node_permutation
-from ..core.cart_scores import FEATURE_THRESHOLD, IMPURITY_TOLERANCE, class_split_score, first_best, midpoint_threshold, tie_floor
+from ..core.cart_scores import FEATURE_THRESHOLD, IMPURITY_TOLERANCE, class_split_score, first_best, midpoint_threshold, side_weight, tie_floor
 from ..core.splits import Split, node_summaries, threshold_moments, threshold_tables
 from ..core.tree import NodeKind, Tree
 from .bestfirst import grow_best_first
@@ -42,7 +42,7 @@ def _threshold_candidates(x, y, w, node, n_classes, criterion, min_samples_leaf,
     else:
         tt = threshold_tables(x, y, w, n_classes)
         lower, upper, tables = tt["lower"], tt["upper"], tt["tables"]
-        w_left = tables[:, 0, :].sum(axis=1)
+        w_left = side_weight(tables[:, 0, :])
     ok = upper > lower + FEATURE_THRESHOLD
     n_left = np.searchsorted(np.sort(x), lower, side="right")
     ok &= (n_left >= min_samples_leaf) & (x.shape[0] - n_left >= min_samples_leaf)
@@ -88,13 +88,9 @@ def learn_candidates(x, y, w, node, n_classes, criterion, categorical, n_categor
     n_miss = int(nan.sum())
     if xk.size == 0:
         return None
-    if n_classes == 0:
-        stat_k = np.array([wk.sum(), np.dot(wk, yk)])
-        stat_m = np.array([w[nan].sum(), np.dot(w[nan], y[nan])])
-    else:
-        stat_k = np.bincount(yk, weights=wk, minlength=n_classes).astype(float)
-        stat_m = np.bincount(y[nan], weights=w[nan], minlength=n_classes).astype(float)
+    stat_m = _row_order_sums(y[nan], w[nan], n_classes)
     if categorical:
+        stat_k = _row_order_sums(yk, wk, n_classes)
         cands = node_subset_candidates(xk.astype(np.int64), yk, wk, n_classes, n_categories)
         if cands is None:
             return None
@@ -102,14 +98,18 @@ def learn_candidates(x, y, w, node, n_classes, criterion, categorical, n_categor
     else:
         if not xk.max() > xk.min() + FEATURE_THRESHOLD:
             return None  # constant known values: scikit-learn skips the feature
+        # the known rows' totals are the scan's last prefix sums (sorted order), so the
+        # split known | missing scores as the cut after the last known value does
         if n_classes == 0:
             mom = threshold_moments(xk, yk, wk)
             lower, upper = mom["lower"], mom["upper"]
             left = np.stack([mom["W"], mom["S1"]], axis=1)
+            stat_k = np.array([mom["W_tot"], mom["S1_tot"]])
         else:
             tt = threshold_tables(xk, yk, wk, n_classes)
             lower, upper = tt["lower"], tt["upper"]
             left = tt["tables"][:, 0, :]
+            stat_k = np.asarray(tt["known"], dtype=float)
         ok = upper > lower + FEATURE_THRESHOLD
         lower, upper, left = lower[ok], upper[ok], left[ok]
         n_left = np.searchsorted(np.sort(xk), lower, side="right")
@@ -122,6 +122,18 @@ def learn_candidates(x, y, w, node, n_classes, criterion, categorical, n_categor
     if categorical:
         return score, np.nan, cands.branch_of_code(j), go
     return score, (float(thresholds[j]) if j >= 0 else np.inf), None, go
+
+
+def _row_order_sums(y, w, n_classes):
+    """The sums of some rows added one row after another in row order (``np.bincount``):
+    ``[Σ w, Σ w·y]`` in regression, else the class weights. (Not ``np.dot``/``np.sum``,
+    whose order of addition depends on the BLAS build and the length: the level-wise
+    grower's kernels add these numbers in this order too.)"""
+    if n_classes == 0:
+        zero = np.zeros(y.shape[0], dtype=np.intp)
+        return np.array([np.bincount(zero, weights=w, minlength=1)[0],
+                         np.bincount(zero, weights=w * y, minlength=1)[0]])
+    return np.bincount(y, weights=w, minlength=n_classes).astype(float)
 
 
 def learn_split_of_sums(left, n_left, stat_k, stat_m, n_known: int, n_missing: int, node,
@@ -142,7 +154,7 @@ def learn_split_of_sums(left, n_left, stat_k, stat_m, n_known: int, n_missing: i
     which = np.concatenate([np.arange(len(left)), np.arange(len(left)), [-1]])
     n = n_known + n_missing
     ok = (n_lefts >= min_samples_leaf) & (n - n_lefts >= min_samples_leaf)
-    w_left = lefts[:, 0] if n_classes == 0 else lefts.sum(axis=1)
+    w_left = lefts[:, 0] if n_classes == 0 else side_weight(lefts)
     w_right = W - w_left
     if min_weight_leaf > 0:
         ok &= (w_left >= min_weight_leaf) & (w_right >= min_weight_leaf)

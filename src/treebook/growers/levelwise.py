@@ -12,9 +12,9 @@ attribute lists*, in numpy:
    bit and the class (:func:`treebook.kernels.cart.pack_list`).
 2. **Nodes as segments.** At every depth the open nodes' rows lie in each list as
    consecutive segments, the same segments for every feature, each sorted by value.
-3. **Score every cut of every node at once.** One cumulative sum of the class weights
-   along a list, restarted at each segment, gives the left counts of every cut of every
-   node; :mod:`treebook.core.splits`' CART scores turn them into scores; a segmented maximum
+3. **Score every cut of every node at once.** Cumulative sums of the class weights
+   along a list, restarted from zero at each segment, give the left counts of every cut
+   of every node; :mod:`treebook.core.splits`' CART scores turn them into scores; a segmented maximum
    (``np.maximum.reduceat``) picks each node's best cut. The Python loop runs over
    features and depths, never over nodes or rows.
 4. **Stable partition.** Each node sends its rows left or right. The left rows of a
@@ -29,10 +29,12 @@ partitioned with the others provides. The result
 equals the recursive grower's tree: the same cut candidates (a cut lies between sorted
 neighbours ``v < v'`` with ``v' > v + 1e-7``), the same scores, the same tie rule (scores
 within a relative ``1e-12`` tie; the first feature in column order wins, then the
-smallest threshold), the same node statistics summed in the same order. With integer
-weights (or none) every count is an exact integer and the trees are identical bit for
-bit; with fractional weights or regression the prefix sums are rounded differently, so
-two different cuts whose scores agree to about ``1e-12`` may be chosen differently.
+smallest threshold), the same node statistics summed in the same order, and the same
+prefix sums: each node's start from zero and add its rows in the recursive grower's order
+(the presort is stable, so tied values keep row order), never one running sum over the
+whole list minus an offset, whose rounding grows with the level's total weight. So the
+trees are identical bit for bit with fractional weights and in regression too, where
+two features whose cuts tie to within ``1e-12`` are decided alike.
 
 **Missing values** (``missing="learn"``, scikit-learn's rule, as
 :func:`treebook.growers.cart_search.cart_split_finder`): NaN sorts after every known value with a rank

@@ -1,8 +1,8 @@
 """The level-wise grower's score step: every cut of every open node of one depth.
 
-For one feature, one cumulative sum of the class weights (or of ``w``, ``w·y``) along its
-attribute list, restarted at each node's segment, gives the left sums of every cut of
-every node (:func:`cut_scores`); a segmented maximum keeps each node's best
+For one feature, cumulative sums of the class weights (or of ``w``, ``w·y``) along its
+attribute list, each node's from zero (:func:`segment_cumsum`), give the left sums of
+every cut of every node (:func:`cut_scores`), as the recursive grower adds them; a segmented maximum keeps each node's best
 (:func:`keep_best`). The compiled engine runs the same scan in
 :func:`treebook.kernels.cart.scan_feature`, and categorical columns go through CART's
 subset search node by node. :func:`choose_cuts` is the step the driver
@@ -98,11 +98,42 @@ class Level:
 
 
 def segment_cumsum(c, starts, seg_len):
-    """Cumulative sums of ``c`` in place, restarted at every segment start."""
-    base = c[starts]
-    np.cumsum(c, out=c)
-    c -= np.repeat(c[starts] - base, seg_len)
+    """Running sums of ``c`` in place, each segment's from zero: bit for bit what
+    ``np.cumsum`` of the segment alone gives (the recursive grower's prefix sums of one
+    node), since every sum adds the same numbers in the same order.
+
+    One cumulative sum over the whole array with each segment's offset subtracted would
+    round differently (its error grows with everything summed before the segment). So
+    the segments are cut out into padded tables, one per power-of-two length class, and
+    ``np.cumsum`` runs along each table's rows (zeros pad the rows' ends, after every sum
+    that is kept)."""
+    n_seg = starts.shape[0]
+    if n_seg == 1:
+        np.cumsum(c[starts[0]:starts[0] + seg_len[0]], out=c[starts[0]:starts[0] + seg_len[0]])
+        return c
+    width_class = np.frexp((seg_len - 1).astype(float))[1]  # 2**e >= length
+    for e in np.unique(width_class).tolist():
+        sel = np.flatnonzero(width_class == e)
+        lens = seg_len[sel]
+        if lens.max() == 1:
+            continue  # one-row segments are their own sums
+        col = np.arange(int(lens.sum()), dtype=np.intp)
+        col -= np.repeat(np.cumsum(lens) - lens, lens)
+        src = np.repeat(starts[sel], lens)
+        src += col
+        row = np.repeat(np.arange(sel.shape[0], dtype=np.intp), lens)
+        table = np.zeros((sel.shape[0], 1 << e))
+        table[row, col] = c[src]
+        np.cumsum(table, axis=1, out=table)
+        c[src] = table[row, col]
     return c
+
+
+def _sub_segments(starts, seg_len, cut_at):
+    """The segments split before positions ``cut_at`` (each inside its segment, or at its
+    start): the sums restart there too."""
+    sub = np.union1d(starts, cut_at)
+    return sub, np.diff(np.append(sub, starts[-1] + seg_len[-1]))
 
 
 def cut_scores(P, reach_f, level: Level, data: LevelData, missing_rank: int = -1, x_f=None):
@@ -139,59 +170,96 @@ def cut_scores(P, reach_f, level: Level, data: LevelData, missing_rank: int = -1
         n_miss = np.add.reduceat(((g >> 1) == missing_rank).astype(np.int64), starts)
     del g
     rows = None if (unit and K == 2) else P & ROW_BITS
+    # Every sum runs from zero at each node's first position, in list order (ties in row
+    # order: the lists are sorted stably), as the recursive grower's prefix sums of the
+    # node do (:func:`treebook.core.splits.threshold_tables`); with missing values also
+    # from zero at the missing block, in row order (its ``np.bincount``). Unit weights
+    # give integer counts, exact however they are summed.
+    sums_at, sums_len = starts, seg_len
+    if missing:
+        last = starts + seg_len - n_miss - 1  # each node's last known position
+        has = n_miss > 0
+        sums_at, sums_len = _sub_segments(starts, seg_len, (last + 1)[has])
+        block_end = starts + seg_len - 1  # the missing block's sums are at its end
     if unit:
         w_left, w_right = level.w_left, level.w_right
     else:
         ws = w[rows]
-        w_left = np.cumsum(ws)
-        w_left -= np.repeat(w_left[starts] - ws[starts], seg_len)
-        w_right = np.repeat(level.open_W, seg_len)
-        w_right -= w_left
-    if missing:
-        last = starts + seg_len - n_miss - 1  # each node's last known position
-        # missing on the left: add the missing block (the node minus its known part)
-        w_miss = np.repeat(level.open_W - w_left[last], seg_len)
-        wl_left = w_left + w_miss
-        wl_right = np.repeat(level.open_W, seg_len)
-        wl_right -= wl_left
-        del w_miss
     if data.regression:
-        c = y[rows] - level.mean_pos  # centred responses, weighted below
-        if not unit:
-            c *= ws
-        segment_cumsum(c, starts, seg_len)
+        mean_pos = level.mean_pos
+        if unit:
+            s1 = segment_cumsum(y[rows].astype(np.float64), sums_at, sums_len)
+            w_sum = w_left
+        else:
+            s1 = segment_cumsum(ws * y[rows], sums_at, sums_len)
+            w_sum = w_left = segment_cumsum(ws.copy(), sums_at, sums_len)
+            w_right = np.repeat(level.open_W, seg_len)
+            w_right -= w_left
+        # s_1 = Σ_left w·y - |D_1|·ȳ, as the recursive grower forms it
+        c = s1 - w_sum * mean_pos
         score = crit.split_proxy(c, w_left, w_right)
         if missing:
-            c += np.repeat(c[starts + seg_len - 1] - c[last], seg_len)
-            score_left = crit.split_proxy(c, wl_left, wl_right)
+            w_miss = (np.asarray(n_miss, dtype=float) if unit
+                      else np.where(has, w_sum[block_end], 0.0))
+            wl_left = w_left + np.repeat(w_miss, seg_len)
+            wl_right = np.repeat(level.open_W, seg_len)
+            wl_right -= wl_left
+            s1 += np.repeat(np.where(has, s1[block_end], 0.0), seg_len)
+            score_left = crit.split_proxy(s1 - wl_left * mean_pos, wl_left, wl_right)
     else:
         left = []
-        for k in (range(1, 2) if K == 2 else range(K)):
-            ind = code_bits(P, 1) if K == 2 else (y[rows] == k)
-            if unit:
+        for k in (range(2) if K == 2 and not unit else range(1, 2) if K == 2 else range(K)):
+            if K == 2:
+                ind = code_bits(P, 1)
+                if k == 0:
+                    ind = ind ^ 1
+            else:
+                ind = y[rows] == k
+            if unit and not missing:
                 # left counts inside each segment: one cumulative sum, restarted at
-                # every segment by removing the previous total
+                # every segment by removing the previous total (exact: integers)
                 c = ind.astype(np.float64)
                 c[starts[1:]] -= level.open_value[:-1, k]
                 np.cumsum(c, out=c)
+            elif unit:
+                c = segment_cumsum(ind.astype(np.float64), sums_at, sums_len)
             else:
-                c = segment_cumsum(ws * ind, starts, seg_len)
+                c = segment_cumsum(ws * ind, sums_at, sums_len)
             left.append(c)
             del c, ind
+        if not unit:  # |D_1| = Σ_k C_1k, in class order (side_weight)
+            w_left = left[0].copy()
+            for c in left[1:]:
+                w_left += c
+            w_right = np.repeat(level.open_W, seg_len)
+            w_right -= w_left
+        if K == 2 and unit:
+            left.insert(0, None)
+        if missing:
+            # missing on the left: add the missing block's class weights to every cut
+            miss = [None if c is None else np.repeat(np.where(has, c[block_end], 0.0), seg_len)
+                    for c in left]
+            if unit:
+                wl_left = w_left + np.repeat(n_miss.astype(float), seg_len)
+            else:
+                wl_left = left[0] + miss[0]
+                for c, m_c in zip(left[1:], miss[1:]):
+                    wl_left += c + m_c
+            wl_right = np.repeat(level.open_W, seg_len)
+            wl_right -= wl_left
         tot_pos = level.tot_pos
         if K == 2:
-            l1 = left.pop()
+            l1 = left[1]
             score = crit.two_class_score(l1, tot_pos[1] - l1, w_left, w_right)
             if missing:
-                l1 += np.repeat(level.open_value[:, 1] - l1[last], seg_len)
+                l1 = l1 + miss[1]
                 score_left = crit.two_class_score(l1, tot_pos[1] - l1, wl_left, wl_right)
         else:
             right = [tot_pos[k] - left[k] for k in range(K)]
             score = crit.split_proxy(left, right, w_left, w_right)
             if missing:
-                for k in range(K):
-                    left[k] += np.repeat(level.open_value[:, k] - left[k][last], seg_len)
-                    right[k] = tot_pos[k] - left[k]
+                left = [left[k] + miss[k] for k in range(K)]
+                right = [tot_pos[k] - left[k] for k in range(K)]
                 score_left = crit.split_proxy(left, right, wl_left, wl_right)
     if data.mwl > 0:
         invalid |= (w_left < data.mwl) | (w_right < data.mwl)
@@ -314,7 +382,7 @@ def _scan_compiled(P, reach_f, f, level: Level, data: LevelData, allowed_f, best
         kernels.SQUARED_ERROR_SCAN if data.regression else kernels.GINI_SCAN,
         0 if data.regression else data.K, level.open_value, level.open_W, data.msl,
         data.mwl, data.X[:, f], FEATURE_THRESHOLD, allowed_f, f, best[0], best[1], best[2],
-        scratch[0], scratch[1], scratch[2])
+        scratch[0], scratch[1])
 
 
 def _scan_compiled_missing(P, reach_f, missing_rank, x_f, f, level: Level, data: LevelData,
@@ -323,9 +391,8 @@ def _scan_compiled_missing(P, reach_f, missing_rank, x_f, f, level: Level, data:
     :func:`treebook.kernels.cart.scan_feature_missing`: the numbers of :func:`cut_scores` +
     :func:`keep_best_missing`."""
     close_ranks, first_far = reach_f if reach_f is not None else (NO_RANKS, NO_RANKS)
-    if len(scratch) == 3:  # the second score list and two class vectors, made once
-        scratch.extend([np.empty(scratch[0].shape[0]), np.zeros_like(scratch[1]),
-                        np.zeros_like(scratch[1])])
+    if len(scratch) == 3:  # the second score list, made once
+        scratch.append(np.empty(scratch[0].shape[0]))
     kernels.scan_feature_missing(
         P, 32 + data.ybits, missing_rank, x_f, FEATURE_THRESHOLD, level.starts,
         level.seg_len, NO_LABELS if data.regression else data.y,
@@ -333,7 +400,7 @@ def _scan_compiled_missing(P, reach_f, missing_rank, x_f, f, level: Level, data:
         kernels.SQUARED_ERROR_SCAN if data.regression else kernels.GINI_SCAN,
         0 if data.regression else data.K, level.open_value, level.open_W, data.msl,
         data.mwl, close_ranks, first_far, allowed_f, f, best[0], best[1], best[2], best_go,
-        scratch[0], scratch[3], scratch[1], scratch[2], scratch[4], scratch[5])
+        scratch[0], scratch[3], scratch[1], scratch[2])
 
 
 def _subset_scan(X, f, rows, level: Level, data: LevelData, allowed_f, best, codes,

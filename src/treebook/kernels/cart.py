@@ -18,10 +18,12 @@ in exactly the order written):
 * the prediction walks are in :mod:`treebook.kernels.walk`.
 
 The numpy versions stay the reference: the tests grow every shape with both and compare
-the trees array for array. Bit-identity needs the same arithmetic in the same order, so
-:func:`scan_feature` keeps numpy's: one running sum over the whole list (``np.cumsum``
-adds sequentially), restarted at a segment by subtracting the sum before it; the scores
-are the same expressions as :func:`treebook.core.cart_scores.gini_split_score` and
+the trees array for array, and both equal the recursive grower's. Bit-identity needs the
+same arithmetic in the same order, so :func:`scan_feature` adds what the recursive
+grower's scan of one node adds (:func:`treebook.core.splits.threshold_tables`): every
+running sum starts from zero at the node's first row and adds its rows in list order
+(``np.cumsum`` adds sequentially); the scores are the same expressions as
+:func:`treebook.core.cart_scores.gini_split_score` and
 :func:`treebook.core.cart_scores.squared_error_split_score`. Only ``+ - * /`` are used, which IEEE
 754 rounds identically everywhere (numba does not fuse them unless asked to).
 
@@ -48,79 +50,70 @@ _ROW = np.int64(0xFFFFFFFF)
 @njit(cache=True, nogil=True)
 def scan_feature(P, class_bit, starts, seg_len, labels, response, w, unit, criterion, n_classes,
                  value, W, msl, mwl, x, near, allowed, feature, best_val, best_f,
-                 best_p, score, left, offset):
+                 best_p, score, left):
     """Score every cut of one feature's attribute list ``P`` and keep each node's best.
 
     ``P`` holds the open nodes as consecutive segments (node ``j``: ``starts[j]``,
-    ``seg_len[j]`` positions, sorted by value; ``labels``: each row's class,
-    ``response``: its ``y`` in regression); an entry is the ``uint32``
+    ``seg_len[j]`` positions, sorted by value, equal values in row order; ``labels``:
+    each row's class, ``response``: its ``y`` in regression); an entry is the ``uint32``
     ``(row << 3) | (new << 2) | (close << 1) | class`` of :func:`pack_list` (``class``
     only when ``class_bit``). A cut after position ``p`` of node ``j`` is admissible when
     ``p`` is not the segment's last position, the next entry starts a new value
     (``new``; after a ``close`` value also ``x[next row] > x[row] + near``), each side
-    keeps ``msl`` rows and ``mwl`` weight, and ``allowed[j]``. Its score is, with left
-    weight ``W_1``, right
-    ``W_2 = W_j - W_1``,
+    keeps ``msl`` rows and ``mwl`` weight, and ``allowed[j]``.
 
-    * Gini (``criterion = GINI_SCAN``): ``Σ_k C_{1k}²/W_1 + Σ_k C_{2k}²/W_2`` (two
-      classes: class 1 only, ``C_{11}²/W_1 + C_{21}²/W_2``);
-    * squared error: ``s_1² (1/W_1 + 1/W_2)``, ``s_1 = Σ_left w_i (y_i - ȳ_j)``
+    The sums start from zero at each node and add its rows in list order, as the
+    recursive grower's prefix sums of the node do: ``C_{1k}`` (class weights left of the
+    cut), ``|D_1| = Σ_k C_{1k}`` in class order (:func:`treebook.core.cart_scores.side_weight`;
+    the position with unit weights), and in regression ``|D_1| = Σ_left w_i``,
+    ``S_1 = Σ_left w_i y_i``. With ``|D_2| = W_j - |D_1|`` the score is
+
+    * Gini (``criterion = GINI_SCAN``): ``Σ_k C_{1k}²/|D_1| + Σ_k C_{2k}²/|D_2|`` (two
+      classes: class 1 only, ``C_{11}²/|D_1| + C_{21}²/|D_2|``);
+    * squared error: ``s_1² (1/|D_1| + 1/|D_2|)``, ``s_1 = S_1 - |D_1|·ȳ_j``
       (``value[j, 0] = ȳ_j``).
 
     Where node ``j``'s best score ``s*`` beats ``best_val[j]`` by more than a tie
     (``s* - 1e-12·|s*| > best_val[j]``), the first position whose score is at least
     ``s* - 1e-12·|s*|`` becomes ``best_p[j]`` and ``best_f[j] = feature``.
-    ``score`` (one per position), ``left`` and ``offset`` (``n_classes`` each) are
-    scratch space.
+    ``score`` (one per position) and ``left`` (``n_classes``) are scratch space.
     """
     J = starts.shape[0]
-    run_w = 0.0
-    run_s = 0.0
-    for k in range(n_classes):
-        left[k] = 0.0
     for j in range(J):
         s = starts[j]
         e = s + seg_len[j]
         L = seg_len[j]
         W_j = W[j]
-        off_w = 0.0
-        off_s = 0.0
+        run_w = 0.0
+        run_s = 0.0
+        for k in range(n_classes):
+            left[k] = 0.0
         for p in range(s, e):
             ent = np.int64(P[p])
             row = ent >> 3
             # ---- the left side after position p
-            if unit:
-                w_left = float(p + 1) - float(s)
-            else:
-                wv = w[row]
-                run_w += wv
-                if p == s:
-                    off_w = run_w - wv
-                w_left = run_w - off_w
-            w_right = W_j - w_left
             if criterion == SQUARED_ERROR_SCAN:
-                c = response[row] - value[j, 0]
-                if not unit:
-                    c = c * w[row]
-                run_s += c
-                if p == s:
-                    off_s = run_s - c
+                if unit:
+                    run_w = float(p + 1) - float(s)
+                    run_s += response[row]
+                else:
+                    run_w += w[row]
+                    run_s += w[row] * response[row]
+                w_left = run_w
             else:
                 if class_bit:
                     k = ent & 1
                 else:
                     k = labels[row]
-                if unit:  # counts: exact integers, however they are summed
-                    if p == s:
-                        for q in range(n_classes):
-                            left[q] = 0.0
+                if unit:  # counts: exact integers
                     left[k] += 1.0
-                else:  # one running sum per class over the whole list, as np.cumsum
+                    w_left = float(p + 1) - float(s)
+                else:
                     left[k] += w[row]
-                    if p == s:
-                        for q in range(n_classes):
-                            offset[q] = left[q]
-                        offset[k] = left[k] - w[row]
+                    w_left = left[0]
+                    for q in range(1, n_classes):
+                        w_left += left[q]
+            w_right = W_j - w_left
             # ---- admissible?
             ok = p < e - 1 and p - s >= msl - 1 and L - (p - s) - 1 >= msl
             if ok:
@@ -135,17 +128,17 @@ def scan_feature(P, class_bit, starts, seg_len, labels, response, w, unit, crite
                 score[p] = -np.inf
                 continue
             if criterion == SQUARED_ERROR_SCAN:
-                s_left = run_s - off_s
+                s_left = run_s - run_w * value[j, 0]
                 score[p] = s_left * s_left * (1.0 / w_left + 1.0 / w_right)
             elif n_classes == 2:
-                l1 = left[1] if unit else left[1] - offset[1]
+                l1 = left[1]
                 r1 = value[j, 1] - l1
                 score[p] = l1 * l1 / w_left + r1 * r1 / w_right
             else:
                 s_l = 0.0
                 s_r = 0.0
                 for q in range(n_classes):
-                    c_l = left[q] if unit else left[q] - offset[q]
+                    c_l = left[q]
                     c_r = value[j, q] - c_l
                     s_l += c_l * c_l
                     s_r += c_r * c_r
@@ -173,27 +166,21 @@ def scan_feature(P, class_bit, starts, seg_len, labels, response, w, unit, crite
 def scan_feature_missing(P, shift, missing_rank, x, feature_threshold, starts, seg_len,
                          labels, response, w, unit, criterion, n_classes, value, W, msl,
                          mwl, close_ranks, first_far, allowed, feature, best_val, best_f,
-                         best_p, best_go, score, score_left, left, offset, left_save, known):
+                         best_p, best_go, score, score_left, left, miss):
     """:func:`scan_feature` for a column with missing values: scikit-learn's candidates.
 
-    In every node's segment the missing rows (rank ``missing_rank``) are the last block.
-    Node ``j`` with missing rows (and known values ``x`` that are not all within
-    ``feature_threshold``) scores each cut of its known values with the missing block
-    on the right (``score``) and on the left (``score_left``: the missing block's
-    weights, the node's minus those up to its last known position, added to the left
-    side), and the split known | missing (the cut after its last known position, stored
-    in ``score_left`` there). A node without missing rows scores as :func:`scan_feature`.
-    The first candidate tying with the node's maximum, in that order (right, left,
-    known | missing), wins as in :func:`scan_feature`; ``best_go[j]`` is where the
-    missing rows go (1 right, 0 left, -1 none). ``left_save`` and ``known``
-    (``n_classes`` each) are scratch space too."""
+    In every node's segment the missing rows (rank ``missing_rank``) are the last block,
+    in row order. Node ``j`` with missing rows (and known values ``x`` that are not all
+    within ``feature_threshold``) scores each cut of its known values with the missing
+    block on the right (``score``) and on the left (``score_left``: the missing block's
+    sums, added from zero in row order as the recursive grower's ``np.bincount`` adds
+    them, joined to the left side's), and the split known | missing (the cut after its
+    last known position, stored in ``score_left`` there). A node without missing rows
+    scores as :func:`scan_feature`. The first candidate tying with the node's maximum,
+    in that order (right, left, known | missing), wins as in :func:`scan_feature`;
+    ``best_go[j]`` is where the missing rows go (1 right, 0 left, -1 none). ``miss``
+    (``n_classes``) is scratch space too."""
     J = starts.shape[0]
-    run_w = 0.0
-    run_s = 0.0
-    off_w = 0.0
-    off_s = 0.0
-    for k in range(n_classes):
-        left[k] = 0.0
     for j in range(J):
         s = starts[j]
         e = s + seg_len[j]
@@ -209,81 +196,70 @@ def scan_feature_missing(P, shift, missing_rank, x, feature_threshold, starts, s
         varies = True
         if has:
             varies = last >= s and x[P[last] & _ROW] > x[P[s] & _ROW] + feature_threshold
-        run_w0 = run_w
-        run_s0 = run_s
-        for k in range(n_classes):
-            left_save[k] = left[k]
-        w_known = 0.0
-        s_known = 0.0
-        s_tot = 0.0
+        # the missing block's sums, from zero in row order
         w_miss = 0.0
         s_miss = 0.0
-        end_w = 0.0
-        end_s = 0.0
+        for k in range(n_classes):
+            miss[k] = 0.0
+        for p in range(q_end, e):
+            row = P[p] & _ROW
+            wv = 1.0 if unit else w[row]
+            if criterion == SQUARED_ERROR_SCAN:
+                w_miss += wv
+                s_miss += response[row] if unit else wv * response[row]
+            else:
+                k = (P[p] >> 32) & 1 if shift == 33 else labels[row]
+                miss[k] += wv
         # pass 0: the missing block on the right (the usual scan); pass 1: the same sums
-        # again, the missing block on the left
+        # again from zero, the missing block on the left
         for rep in range(2):
             stop = e
             if rep == 1:
                 if not (has and varies and allowed[j]):
                     break
-                end_w = run_w
-                end_s = run_s
-                run_w = run_w0
-                run_s = run_s0
-                for k in range(n_classes):
-                    left_save[k], left[k] = left[k], left_save[k]
-                w_miss = W_j - w_known
-                s_miss = s_tot - s_known
                 stop = last
+            run_w = 0.0
+            run_s = 0.0
+            for k in range(n_classes):
+                left[k] = 0.0
             for p in range(s, stop):
                 # ---- the left side after position p (scan_feature's sums)
                 row = P[p] & _ROW
-                if unit:
-                    w_left = float(p + 1) - float(s)
-                else:
-                    wv = w[row]
-                    run_w += wv
-                    if p == s:
-                        off_w = run_w - wv
-                    w_left = run_w - off_w
                 if criterion == SQUARED_ERROR_SCAN:
-                    c = response[row] - mean
-                    if not unit:
-                        c = c * w[row]
-                    run_s += c
-                    if p == s:
-                        off_s = run_s - c
+                    if unit:
+                        run_w = float(p + 1) - float(s)
+                        run_s += response[row]
+                    else:
+                        run_w += w[row]
+                        run_s += w[row] * response[row]
+                    w_left = run_w
                 else:
                     if shift == 33:
                         k = (P[p] >> 32) & 1
                     else:
                         k = labels[row]
                     if unit:
-                        if p == s:
-                            for q in range(n_classes):
-                                left[q] = 0.0
                         left[k] += 1.0
+                        w_left = float(p + 1) - float(s)
                     else:
                         left[k] += w[row]
-                        if p == s:
-                            for q in range(n_classes):
-                                offset[q] = left[q]
-                            offset[k] = left[k] - w[row]
+                        w_left = left[0]
+                        for q in range(1, n_classes):
+                            w_left += left[q]
                 if rep == 0:
                     score_left[p] = -np.inf
-                    if p == last:
-                        w_known = w_left
-                        s_known = run_s - off_s
-                        for q in range(n_classes):
-                            known[q] = left[q] if unit else left[q] - offset[q]
-                    if p == e - 1:
-                        s_tot = run_s - off_s
                     ok = p < e - 1 and p - s >= msl - 1 and L - (p - s) - 1 >= msl
                     wl = w_left
                 else:  # the missing block joins the left side
                     ok = p - s + 1 + n_miss >= msl and last - p >= msl
-                    wl = w_left + w_miss
+                    if criterion == SQUARED_ERROR_SCAN:
+                        wl = w_left + w_miss
+                    elif unit:
+                        wl = w_left + float(n_miss)
+                    else:  # Σ_k (C_1k + M_k), in class order
+                        wl = left[0] + miss[0]
+                        for q in range(1, n_classes):
+                            wl += left[q] + miss[q]
                 wr = W_j - wl
                 # ---- admissible?
                 if ok:
@@ -303,23 +279,24 @@ def scan_feature_missing(P, shift, missing_rank, x, feature_threshold, starts, s
                     continue
                 # ---- its score (missing right: scan_feature's; left: plus the block)
                 if criterion == SQUARED_ERROR_SCAN:
-                    s_l1 = run_s - off_s
                     if rep == 1:
-                        s_l1 = s_l1 + s_miss
+                        s_l1 = (run_s + s_miss) - wl * mean
+                    else:
+                        s_l1 = run_s - wl * mean
                     sc = s_l1 * s_l1 * (1.0 / wl + 1.0 / wr)
                 elif n_classes == 2:
-                    l1 = left[1] if unit else left[1] - offset[1]
+                    l1 = left[1]
                     if rep == 1:
-                        l1 = l1 + (value[j, 1] - known[1])
+                        l1 = l1 + miss[1]
                     r1 = value[j, 1] - l1
                     sc = l1 * l1 / wl + r1 * r1 / wr
                 else:
                     s_l = 0.0
                     s_r = 0.0
                     for q in range(n_classes):
-                        c_l = left[q] if unit else left[q] - offset[q]
+                        c_l = left[q]
                         if rep == 1:
-                            c_l = c_l + (value[j, q] - known[q])
+                            c_l = c_l + miss[q]
                         c_r = value[j, q] - c_l
                         s_l += c_l * c_l
                         s_r += c_r * c_r
@@ -331,11 +308,6 @@ def scan_feature_missing(P, shift, missing_rank, x, feature_threshold, starts, s
                     score[p] = -np.inf
                 else:
                     score[p] = sc
-            if rep == 1:  # back to the state after the whole segment
-                run_w = end_w
-                run_s = end_s
-                for k in range(n_classes):
-                    left[k] = left_save[k]
         # ---- the node's best candidate of this feature
         if not allowed[j]:
             continue
