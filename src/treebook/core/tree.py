@@ -71,8 +71,8 @@ class Tree:
 
     Construction checks the arrays (``treebook.core.tree_validation.validate_tree``:
     children in range, a tree and not a graph, features in range, finite statistics) and
-    raises :class:`MalformedModelError` naming the field; so does every tree made by
-    :func:`dataclasses.replace`.
+    raises :class:`~treebook.core.tree_validation.MalformedModelError` naming the field; so does every tree made by
+    ``dataclasses.replace``.
 
     Routing: :meth:`apply` (the node each row ends at), :meth:`route` (end nodes with
     weights, for fractional routing), :meth:`distribution` (class probabilities or
@@ -613,8 +613,8 @@ class WalkTables:
     needs (one more than the largest feature tested). For a tree of binary tests in
     depth-first pre-order (every CART tree with at most 63 categories per subset test),
     ``packed`` holds one 16-byte record per node for
-    :func:`treebook.kernels.walk.walk_thresholds` (else it is None and the walk is
-    :func:`treebook.kernels.walk.walk_tree` with ``is_threshold``). ``node_value`` and
+    ``treebook.kernels.walk.walk_thresholds`` (else it is None and the walk is
+    ``treebook.kernels.walk.walk_tree`` with ``is_threshold``). ``node_value`` and
     ``node_value_laplace`` are :meth:`Tree.node_prediction` without and with Laplace's
     rule, ``majority`` the index of the largest class frequency per node (ties to the
     lowest; None for regression), ``threshold_only`` whether every test is a threshold.
@@ -702,7 +702,7 @@ def walk_tables(tree: Tree) -> WalkTables:
 
 
 def apply_compiled(tree: Tree, X) -> np.ndarray:
-    """:meth:`Tree.apply` by the compiled walks of :mod:`treebook.kernels.walk` on the
+    """:meth:`Tree.apply` by the compiled walks of ``treebook.kernels.walk`` on the
     tree's :class:`WalkTables`: the node where each row stops under
     ``route(X, missing="stop")`` — a leaf, a node where its category has no branch or its
     value is missing, or a node no training case reached. :func:`apply_binary` and

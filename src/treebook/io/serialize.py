@@ -85,7 +85,7 @@ has none, and its ``feature_names`` bound the features), and states what version
 already promised and did not check: loading is safe on untrusted text (see
 :func:`from_json`: strict JSON, an allow-list of dtypes, estimators and callables, caps on
 sizes checked before any allocation, every tree validated), and every error is a
-:class:`MalformedModelError`. Later changes of this release extend version 2.
+:class:`~treebook.core.tree_validation.MalformedModelError`. Later changes of this release extend version 2.
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ SCHEMA_VERSION = 2
 FORMAT = "treebook-model"
 
 #: default cap on the nodes of one tree, on the entries of one array, and (times
-#: :data:`BYTES_PER_NODE`, plus a megabyte) on the length of a document;
+#: ``BYTES_PER_NODE``, plus a megabyte) on the length of a document;
 #: ``from_json(max_nodes=)`` raises it
 DEFAULT_MAX_NODES = 1_000_000
 #: bytes of document allowed per node of ``max_nodes`` (a node takes 150 to 300: a
@@ -359,7 +359,7 @@ def _need_size(d, key, where, low: int, high: int) -> int:
 
 
 def _array_dtype(dtype: str, data: list, where: str) -> np.dtype:
-    """The numpy dtype an array declares, from the allow-list (:data:`ALLOWED_DTYPES`, or
+    """The numpy dtype an array declares, from the allow-list (``ALLOWED_DTYPES``, or
     text ``<Un`` no wider than its longest entry plus :data:`MAX_TEXT_PADDING`)."""
     text = _TEXT_DTYPE.match(dtype)
     if text:
@@ -855,9 +855,9 @@ def from_json(text, expected=None, *, max_nodes: int = DEFAULT_MAX_NODES):
     The text is untrusted input: it is read as strict JSON (no ``NaN``/``Infinity``
     literals), may name only the package's estimators and split measures (exact names,
     nothing is imported by a name the document spells), may declare only the dtypes of
-    :data:`ALLOWED_DTYPES`, and every size it declares is checked before anything is
-    allocated by it; the tree is validated (:func:`treebook.core.tree_validation.validate_tree`)
-    and the fitted attributes against it. Anything else is a :class:`MalformedModelError`
+    ``ALLOWED_DTYPES``, and every size it declares is checked before anything is
+    allocated by it; the tree is validated (``treebook.core.tree_validation.validate_tree``)
+    and the fitted attributes against it. Anything else is a :class:`~treebook.core.tree_validation.MalformedModelError`
     (a ``ValueError``) that says what is wrong and where, including a newer
     ``schema_version``.
 

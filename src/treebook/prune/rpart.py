@@ -159,7 +159,7 @@ def rpart_xval_tree(tree: Tree, X, y, sample_weight, max_surrogates: int) -> Tre
     ``dir == LEFT ? leftson : rightson``), while training (``nodesplit.c``) kept such
     cases at the node and ``predict`` (``pred_rpart.c``) sends them to the larger child.
     rpart's left son is the branch with the smaller mean class code or response of the
-    known rows (:func:`treebook.growers.surrogates.rpart_left_branch`).
+    known rows (``treebook.growers.surrogates.rpart_left_branch``).
 
     The training rows are replayed down the tree with the training rule (first surrogate,
     else the known-weight majority, else stay) to recover each node's known rows; the
