@@ -52,7 +52,8 @@ def load_one(text: str, rng) -> tuple[str, str]:
     except Exception as exc:  # noqa: BLE001 - any other exception is the finding
         return "bad", f"{type(exc).__name__}: {str(exc)[:200]}"
     try:
-        trees = [v for v in vars(model).values() if isinstance(v, Tree)]
+        estimators = [model, *getattr(model, "estimators_", [])]  # a forest's trees too
+        trees = [v for est in estimators for v in vars(est).values() if isinstance(v, Tree)]
         for tree in trees:
             width = max(int(tree.feature.max()) + 1, len(tree.feature_names))
             problem = _walks_agree(tree, _probe(width, rng))

@@ -29,6 +29,7 @@ from treebook.cls import CriterionTreeClassifier
 from treebook.core.tree import Tree, TreeBuilder
 from treebook.core.tree_validation import MalformedModelError
 from treebook.datasets import load_play_tennis
+from treebook.ensemble import RandomForestClassifier
 from treebook.io.serialize import from_json, to_json
 
 HERE = pathlib.Path(__file__).parent
@@ -55,6 +56,8 @@ def _documents() -> dict:
         "cart_surrogate": CARTClassifier(max_depth=3, missing="surrogate").fit(Xm, ym),
         "cart_regressor": CARTRegressor(max_depth=3).fit(Xd, yd),
         "optimal": OptimalTreeClassifier(max_depth=2).fit(Xi[::3], yi[::3]),
+        "forest": RandomForestClassifier(n_estimators=2, max_depth=2,
+                                         random_state=0).fit(Xt, yt),
     }
     return {name: json.loads(to_json(m)) for name, m in models.items()}
 
@@ -397,5 +400,6 @@ def test_caps_on_nodes_and_length_are_clear_and_can_be_raised():
 def test_loading_and_validation_agree_with_the_writer_on_every_learner():
     for name, d in DOCUMENTS.items():
         model = from_json(json.dumps(d))
-        assert d["schema_version"] == 2 and "n_features" in d["fitted"]["tree_"], name
+        fitted = d["fitted"]["estimators_"][0]["fitted"] if name == "forest" else d["fitted"]
+        assert d["schema_version"] == 2 and "n_features" in fitted["tree_"], name
         assert json.loads(to_json(model)) == d, name

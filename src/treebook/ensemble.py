@@ -271,6 +271,10 @@ class _Forest(BaseEstimator):
 
     def _drawn_rows(self):
         """Each tree's drawn row indices (redrawn from its seed, as scikit-learn does)."""
+        if not hasattr(self, "_n_samples"):
+            raise AttributeError(
+                "estimators_samples_ is not known for a forest loaded from a model file: "
+                "redrawing the rows needs the training weights, which the file does not hold")
         for tree in self.estimators_:
             if self.bootstrap is False:
                 yield np.arange(self._n_samples, dtype=np.int32)
@@ -288,6 +292,15 @@ class _Forest(BaseEstimator):
     def _check_fitted(self):
         if not hasattr(self, "estimators_") or not self.estimators_:
             raise NotFittedError(f"this {type(self).__name__} is not fitted yet; call fit first")
+
+    def to_json(self, *, indent: int | None = None) -> str:
+        """The fitted forest as a JSON text in treebook's versioned schema (every tree
+        in it; see ``treebook.io.serialize``); :func:`treebook.io.serialize.from_json`
+        reads it back; before ``fit``, scikit-learn's ``NotFittedError``."""
+        from .io.serialize import to_json
+
+        self._check_fitted()
+        return to_json(self, indent=indent)
 
     # ------------------------------------------------------------------ reading the trees
     @property

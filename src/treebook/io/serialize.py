@@ -78,6 +78,17 @@ scalar), ``{"type": "criterion", "name": "gini"}`` (a registered criterion) and
 package, such as a criterion argument). Anything else cannot be written: :func:`to_json`
 raises a ``TypeError`` naming the attribute.
 
+A **forest** (``RandomForestClassifier``, ``RandomForestRegressor``,
+``BaggingClassifier`` of :mod:`treebook.ensemble`) is a document of the same form whose
+``fitted`` holds ``estimators_``: a list of **estimator** values
+``{"type": "estimator", "estimator": "treebook.cart.CARTClassifier", "params": {...},
+"fitted": {...}}`` (the same three keys as a document; only a tree learner may appear
+there, never a forest), beside ``classes_``, ``n_classes_``, ``n_features_in_``,
+``n_outputs_`` and the out-of-bag results. Every tree must be of the forest's tree class
+and agree with the forest on classes and features. The draws are not kept:
+``estimators_samples_`` of a loaded forest raises, because the draws need the training
+weights, which a model file does not hold.
+
 Compatibility: a reader of version ``v`` reads every version ``<= v``; a document with a
 larger ``schema_version`` is refused with a ``ValueError`` that names both versions.
 Version 2 adds ``n_features`` to a tree (the columns its features index; a version-1 tree
@@ -209,6 +220,9 @@ def _encode_value(v, where: str):
 
     if isinstance(v, Tree):
         return tree_to_dict(v)
+    if hasattr(v, "get_params") and f"{type(v).__module__}.{type(v).__qualname__}" \
+            in _tree_estimator_classes():
+        return {"type": "estimator", **_estimator_body(v, where)}
     if isinstance(v, FeatureEncoder):
         return {"type": "encoder", "names": list(v.names),
                 "categories": [_encode_value(c, where) for c in v.categories],
@@ -275,8 +289,8 @@ def _callables() -> dict:
     return {name: getattr(impurity, name.rpartition(".")[2]) for name in CALLABLE_NAMES}
 
 
-def _estimator_classes() -> dict:
-    """The estimators a document may name, by their exact names (a registry, never an
+def _tree_estimator_classes() -> dict:
+    """The tree learners a document may name, by their exact names (a registry, never an
     import of a name the document spells)."""
     from ..c45 import C45Classifier
     from ..cart import CARTClassifier, CARTRegressor
@@ -291,6 +305,20 @@ def _estimator_classes() -> dict:
     return {f"{c.__module__}.{c.__qualname__}": c for c in classes}
 
 
+def _forest_classes() -> dict:
+    """The forests a document may name; their trees are :func:`_tree_estimator_classes`."""
+    from ..ensemble import BaggingClassifier, RandomForestClassifier, RandomForestRegressor
+
+    classes = (RandomForestClassifier, RandomForestRegressor, BaggingClassifier)
+    return {f"{c.__module__}.{c.__qualname__}": c for c in classes}
+
+
+def _estimator_classes() -> dict:
+    """Every estimator a document may name at its top level: the tree learners and the
+    forests."""
+    return {**_tree_estimator_classes(), **_forest_classes()}
+
+
 def _resolve_callable(name: str):
     """The function a document names: one of :data:`CALLABLE_NAMES` (old names through
     :func:`current_name`); anything else is refused, whatever the package holds."""
@@ -302,12 +330,13 @@ def _resolve_callable(name: str):
     return found
 
 
-def _resolve_estimator(name: str):
-    found = _estimator_classes().get(current_name(name))
+def _resolve_estimator(name: str, where: str = "document", classes=None):
+    classes = _estimator_classes() if classes is None else classes
+    found = classes.get(current_name(name))
     if found is None:
         raise MalformedModelError(
-            f"document: 'estimator' {name!r} is not a treebook estimator (one of "
-            f"{sorted(_estimator_classes())})")
+            f"{where}: 'estimator' {name!r} is not a treebook estimator that may stand "
+            f"here (one of {sorted(classes)})")
     return found
 
 
@@ -465,6 +494,8 @@ def _decode_value(v, where: str, depth: int = 0):
         return _resolve_callable(_need(v, "name", where, str))
     if t == "tree":
         return tree_from_dict(v, where=where)
+    if t == "estimator":  # a forest's tree: a tree learner only, so forests do not nest
+        return _estimator_from_body(v, where, _tree_estimator_classes(), depth + 1)
     if t == "encoder":
         from ..core.encoding import FeatureEncoder
 
@@ -705,38 +736,46 @@ def tree_from_dict(d: dict, where: str = "tree"):
 
 
 # ----------------------------------------------------------------------------- estimators
-def estimator_to_dict(estimator) -> dict:
-    """The JSON-ready dict of a fitted estimator (the whole document of the schema)."""
-    from .._version import __version__
+def _is_forest(estimator) -> bool:
+    return f"{type(estimator).__module__}.{type(estimator).__qualname__}" in _forest_classes()
+
+
+def _estimator_body(estimator, where: str = "estimator") -> dict:
+    """``estimator``, ``params`` and ``fitted`` of a fitted estimator (a document's keys,
+    and an estimator value's)."""
     from ..core.base import TreeEstimator
 
-    if not isinstance(estimator, TreeEstimator):
-        raise TypeError(f"estimator must be a treebook estimator; got "
+    forest = _is_forest(estimator)
+    if not (forest or isinstance(estimator, TreeEstimator)):
+        raise TypeError(f"{where} must be a treebook estimator; got "
                         f"{type(estimator).__name__}")
-    if not hasattr(estimator, "tree_"):  # scikit-learn's error (a ValueError too)
-        from sklearn.exceptions import NotFittedError
+    if not hasattr(estimator, "estimators_" if forest else "tree_"):
+        from sklearn.exceptions import NotFittedError  # scikit-learn's (a ValueError too)
 
-        raise NotFittedError(f"estimator: this {type(estimator).__name__} is not fitted; "
+        raise NotFittedError(f"{where}: this {type(estimator).__name__} is not fitted; "
                              "call fit before to_json")
     cls = type(estimator)
     name = f"{cls.__module__}.{cls.__qualname__}"
     if name not in _estimator_classes():
-        raise TypeError(f"estimator: a {name} cannot be written (a model file may name only "
+        raise TypeError(f"{where}: a {name} cannot be written (a model file may name only "
                         f"{sorted(_estimator_classes())})")
     params = {k: _encode_value(v, f"parameter {k!r}")
               for k, v in estimator.get_params().items()}
     fitted = {k: _encode_value(v, f"fitted attribute {k!r}")
               for k, v in vars(estimator).items() if k.endswith("_") and not k.startswith("_")}
+    return {"estimator": name, "params": params, "fitted": fitted}
+
+
+def estimator_to_dict(estimator) -> dict:
+    """The JSON-ready dict of a fitted estimator (the whole document of the schema)."""
+    from .._version import __version__
+
     return {"format": FORMAT, "schema_version": SCHEMA_VERSION,
-            "treebook_version": __version__,
-            "estimator": name,
-            "params": params, "fitted": fitted}
+            "treebook_version": __version__, **_estimator_body(estimator)}
 
 
 def estimator_from_dict(doc: dict):
     """The fitted estimator an :func:`estimator_to_dict` dict describes."""
-    from ..core.base import TreeEstimator
-
     if not isinstance(doc, dict):
         raise MalformedModelError(f"a treebook model is a JSON object; got {type(doc).__name__}")
     if doc.get("format") != FORMAT:
@@ -749,29 +788,80 @@ def estimator_from_dict(doc: dict):
                          "treebook to load it")
     if version < 1:
         raise MalformedModelError(f"schema_version must be >= 1; got {version}")
-    cls = _resolve_estimator(_need(doc, "estimator", "document", str))
-    params = {k: _decode_value(v, f"params.{k}")
-              for k, v in _need(doc, "params", "document", dict).items()}
+    return _estimator_from_body(doc, "document", _estimator_classes(), 0)
+
+
+def _estimator_from_body(doc: dict, where: str, classes: dict, depth: int):
+    """The fitted estimator of ``estimator``/``params``/``fitted`` (a document, or an
+    estimator value inside a forest's ``estimators_``), of one of ``classes``."""
+    from ..core.base import TreeEstimator
+
+    cls = _resolve_estimator(_need(doc, "estimator", where, str), where, classes)
+    forest = f"{cls.__module__}.{cls.__qualname__}" in _forest_classes()
+    params = {k: _decode_value(v, f"{where}.params.{k}", depth + 1)
+              for k, v in _need(doc, "params", where, dict).items()}
     est = cls()
     try:
         est.set_params(**params)
-        est._validate_params()
+        est._check_params() if forest else est._validate_params()
     except (TypeError, ValueError) as exc:
-        raise MalformedModelError(f"document: 'params': {exc}") from None
-    fitted = _need(doc, "fitted", "document", dict)
-    if "tree_" not in fitted:
-        raise MalformedModelError("document: 'fitted' has no 'tree_'")
+        raise MalformedModelError(f"{where}: 'params': {exc}") from None
+    fitted = _need(doc, "fitted", where, dict)
+    needed = "estimators_" if forest else "tree_"
+    if needed not in fitted:
+        raise MalformedModelError(f"{where}: 'fitted' has no {needed!r}")
     for k, v in fitted.items():
         if not k.endswith("_") or k.startswith("_") or not k.isidentifier():
-            raise MalformedModelError(f"document: 'fitted' key {_short(k)} is not a fitted "
+            raise MalformedModelError(f"{where}: 'fitted' key {_short(k)} is not a fitted "
                                       "attribute name")
         if hasattr(cls, k):  # a property or method of the class, not a fitted value
-            raise MalformedModelError(f"document: 'fitted' key {k!r} names an attribute of "
+            raise MalformedModelError(f"{where}: 'fitted' key {k!r} names an attribute of "
                                       f"{cls.__name__} that a model file cannot set")
-        setattr(est, k, _decode_value(v, f"fitted.{k}"))
-    _check_fitted(est, isinstance(est, TreeEstimator) and getattr(est, "_estimator_type", "")
-                  == "regressor")
+        setattr(est, k, _decode_value(v, f"{where}.fitted.{k}", depth + 1))
+    if forest:
+        _check_forest(est, where)
+    else:
+        _check_fitted(est, isinstance(est, TreeEstimator)
+                      and getattr(est, "_estimator_type", "") == "regressor")
     return est
+
+
+def _check_forest(est, where: str) -> None:
+    """A forest's fitted attributes agree: ``estimators_`` a non-empty list of trees of
+    the forest's tree class, each on ``n_features_in_`` columns and, for a classifier,
+    over the forest's ``len(classes_)`` classes (the trees are fitted on class codes)."""
+    trees = est.estimators_
+    if not isinstance(trees, list) or not trees:
+        raise MalformedModelError(f"{where}.fitted.estimators_: expected a non-empty list of "
+                                  "estimator values")
+    bad = [i for i, t in enumerate(trees) if type(t) is not est._tree_class]
+    if bad:
+        raise MalformedModelError(f"{where}.fitted.estimators_[{bad[0]}]: expected a "
+                                  f"{est._tree_class.__name__}")
+    n = getattr(est, "n_features_in_", None)
+    if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
+        raise MalformedModelError(f"{where}.fitted.n_features_in_: expected an integer >= 0; "
+                                  f"got {_short(n)}")
+    for i, t in enumerate(trees):
+        if t.n_features_in_ != n:
+            raise MalformedModelError(f"{where}.fitted.estimators_[{i}]: {t.n_features_in_} "
+                                      f"features, the forest {n}")
+    from sklearn.base import is_classifier
+
+    if is_classifier(est):
+        classes = getattr(est, "classes_", None)
+        if not isinstance(classes, np.ndarray) or classes.ndim != 1 or classes.size == 0:
+            raise MalformedModelError(f"{where}.fitted.classes_: expected a 1-D array of labels")
+        k = classes.shape[0]
+        if getattr(est, "n_classes_", k) != k or isinstance(getattr(est, "n_classes_", k), bool):
+            raise MalformedModelError(f"{where}.fitted.n_classes_: expected {k}")
+        for i, t in enumerate(trees):
+            if t.tree_.n_classes != k:
+                raise MalformedModelError(f"{where}.fitted.estimators_[{i}]: a tree over "
+                                          f"{t.tree_.n_classes} classes in a forest of {k}")
+    names = getattr(est, "feature_names_in_", None)
+    if names is not None and np.shape(names) != (n,):
+        raise MalformedModelError(f"{where}.fitted.feature_names_in_: expected {n} names")
 
 
 def _check_fitted(est, regression: bool) -> None:
