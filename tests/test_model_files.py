@@ -30,6 +30,7 @@ from treebook.core.tree import Tree, TreeBuilder
 from treebook.core.tree_validation import MalformedModelError
 from treebook.datasets import load_play_tennis
 from treebook.ensemble import RandomForestClassifier
+from treebook.hist import HistCARTClassifier
 from treebook.io.serialize import from_json, to_json
 
 HERE = pathlib.Path(__file__).parent
@@ -56,6 +57,7 @@ def _documents() -> dict:
         "cart_surrogate": CARTClassifier(max_depth=3, missing="surrogate").fit(Xm, ym),
         "cart_regressor": CARTRegressor(max_depth=3).fit(Xd, yd),
         "optimal": OptimalTreeClassifier(max_depth=2).fit(Xi[::3], yi[::3]),
+        "hist": HistCARTClassifier(max_bins=8).fit(Xm, ym),
         "forest": RandomForestClassifier(n_estimators=2, max_depth=2,
                                          random_state=0).fit(Xt, yt),
     }

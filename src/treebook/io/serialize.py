@@ -78,6 +78,11 @@ scalar), ``{"type": "criterion", "name": "gini"}`` (a registered criterion) and
 package, such as a criterion argument). Anything else cannot be written: :func:`to_json`
 raises a ``TypeError`` naming the attribute.
 
+The **bins** of a ``HistCART*`` (``bin_mapper_``, ``{"type": "bins", ...}``) are
+``treebook.growers.binning.BinMapper``: per feature the bin ``edges`` (finite, strictly
+increasing), the ``lo`` and ``hi`` value of each of its ``len(edges) + 1`` bins, and
+``categorical`` (per feature: its bins are its category codes).
+
 A **forest** (``RandomForestClassifier``, ``RandomForestRegressor``,
 ``BaggingClassifier`` of :mod:`treebook.ensemble`) is a document of the same form whose
 ``fitted`` holds ``estimators_``: a list of **estimator** values
@@ -223,6 +228,13 @@ def _encode_value(v, where: str):
     if hasattr(v, "get_params") and f"{type(v).__module__}.{type(v).__qualname__}" \
             in _tree_estimator_classes():
         return {"type": "estimator", **_estimator_body(v, where)}
+    from ..growers.binning import BinMapper
+
+    if isinstance(v, BinMapper):
+        return {"type": "bins", **{part: [_encode_value(np.asarray(a, dtype=float), where)
+                                          for a in getattr(v, part)]
+                                   for part in ("edges", "lo", "hi")},
+                "categorical": [bool(c) for c in v.categorical]}
     if isinstance(v, FeatureEncoder):
         return {"type": "encoder", "names": list(v.names),
                 "categories": [_encode_value(c, where) for c in v.categories],
@@ -496,6 +508,8 @@ def _decode_value(v, where: str, depth: int = 0):
         return tree_from_dict(v, where=where)
     if t == "estimator":  # a forest's tree: a tree learner only, so forests do not nest
         return _estimator_from_body(v, where, _tree_estimator_classes(), depth + 1)
+    if t == "bins":
+        return _bins_from_dict(v, where, depth)
     if t == "encoder":
         from ..core.encoding import FeatureEncoder
 
@@ -517,6 +531,38 @@ def _decode_value(v, where: str, depth: int = 0):
         return FeatureEncoder(tuple(names), tuple(cats),
                               bool(_need(v, "from_pandas", where, bool)), tuple(temporal))
     raise MalformedModelError(f"{where}: unknown value type {_short(t)}")
+
+
+def _bins_from_dict(v: dict, where: str, depth: int):
+    """A ``HistCART*``'s ``bin_mapper_``: per feature its bin ``edges`` (finite, strictly
+    increasing) and the ``lo``/``hi`` value of each of its ``len(edges) + 1`` bins."""
+    from ..growers.binning import BinMapper
+
+    parts = {}
+    for part in ("edges", "lo", "hi"):
+        arrays = [_decode_value(a, f"{where}.{part}[{f}]", depth + 1)
+                  for f, a in enumerate(_need(v, part, where, list))]
+        for f, a in enumerate(arrays):
+            if not (isinstance(a, np.ndarray) and a.ndim == 1 and a.dtype == np.float64
+                    and np.isfinite(a).all()):
+                raise MalformedModelError(f"{where}.{part}[{f}]: expected a 1-D float64 array "
+                                          "of finite values")
+        parts[part] = tuple(arrays)
+    categorical = _need(v, "categorical", where, list)
+    m = len(parts["edges"])
+    if len(parts["lo"]) != m or len(parts["hi"]) != m or len(categorical) not in (0, m):
+        raise MalformedModelError(f"{where}: edges, lo, hi and categorical must have one entry "
+                                  f"per feature ({m})")
+    if not all(isinstance(c, bool) for c in categorical):
+        raise MalformedModelError(f"{where}.categorical: expected true/false per feature")
+    for f, e in enumerate(parts["edges"]):
+        if e.size and not (np.diff(e) > 0).all():
+            raise MalformedModelError(f"{where}.edges[{f}]: edges must increase strictly")
+        if parts["lo"][f].size != e.size + 1 or parts["hi"][f].size != e.size + 1:
+            raise MalformedModelError(f"{where}.lo[{f}]/hi[{f}]: expected {e.size + 1} bins")
+        if e.size + 1 > 65535:
+            raise MalformedModelError(f"{where}.edges[{f}]: more than 65535 bins")
+    return BinMapper(parts["edges"], parts["lo"], parts["hi"], tuple(categorical))
 
 
 # ----------------------------------------------------------------------------- trees
@@ -911,6 +957,15 @@ def _check_fitted(est, regression: bool) -> None:
                                       f"but n_features_in_ = {n}")
         if other.is_regression != regression or other.n_classes != tree.n_classes:
             raise MalformedModelError(f"fitted.{key}: not a tree of the same kind as tree_")
+    bins = getattr(est, "bin_mapper_", None)
+    if bins is not None:
+        from ..growers.binning import BinMapper
+
+        if not isinstance(bins, BinMapper):
+            raise MalformedModelError("fitted.bin_mapper_: expected a bins value")
+        if n is not None and len(bins.edges) != n:
+            raise MalformedModelError(f"fitted.bin_mapper_: bins of {len(bins.edges)} features "
+                                      f"but n_features_in_ = {n}")
     names = getattr(est, "feature_names_in_", None)
     if names is not None and n is not None and np.shape(names) != (n,):
         raise MalformedModelError(f"fitted.feature_names_in_: expected {n} names")
