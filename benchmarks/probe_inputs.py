@@ -32,8 +32,9 @@ other), so the same script measures the code before and after a fix:
 
 The test module ``tests/test_bad_inputs.py`` runs the in-process probes and requires
 ``correct`` or ``clear`` of every one; the isolated probes (a few seconds each, for the
-process start) are left to the regression tests of ``tests/test_model_files.py`` and
-``tests/test_categorical_levels.py``-style modules, and to this script.
+process start) are left to this script and to their regression tests
+(``tests/test_model_files.py``, ``tests/test_render_scale.py``,
+``tests/test_cart_subsets.py``, ``tests/test_bench_categorical_levels_smoke.py``).
 """
 
 from __future__ import annotations
