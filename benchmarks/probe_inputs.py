@@ -25,7 +25,8 @@ Every probe belongs to a family (``issue12`` for the first catalogue; issue 22's
 
 Run ``python benchmarks/probe_inputs.py`` (``-v`` lists every probe; ``--families a,b``
 runs only those; ``--csv PATH`` writes every outcome, under a header with the command,
-commit, date and load average). The probes tolerate older versions of the package (a
+commit, date and load average; ``--compare BEFORE.csv AFTER.csv`` prints the markdown
+table of outcome counts per family of issue 22). The probes tolerate older versions of the package (a
 name that does not exist yet is an error of the probe's call, classified like any
 other), so the same script measures the code before and after a fix:
 ``PYTHONPATH=<old tree>/src python benchmarks/probe_inputs.py --csv before.csv``.
@@ -1143,6 +1144,37 @@ def write_csv(path: str, rows) -> None:
             w.writerow([fam, name, outcome, " ".join(detail.split())[:300]])
 
 
+def compare(before: str, after: str, families=None) -> str:
+    """A markdown table of outcome counts per family, before and after, from two CSVs of
+    :func:`write_csv`, then every probe that is not ``correct``/``clear`` after."""
+    import csv
+
+    def read(path):
+        with open(path) as f:
+            return list(csv.DictReader(line for line in f if not line.startswith("#")))
+    b, a = read(before), read(after)
+    fams = families or list(dict.fromkeys(r["family"] for r in a if r["family"] != "issue12"))
+    out = ["| family | probes | before | after |", "|---|---|---|---|"]
+
+    def counts(rows, fam):
+        c = {}
+        for r in rows:
+            if r["family"] == fam:
+                c[r["outcome"]] = c.get(r["outcome"], 0) + 1
+        return ", ".join(f"{k} {c[k]}" for k in OUTCOMES if k in c)
+    for fam in fams + ["all issue 22"]:
+        sel = (lambda r, f=fam: r["family"] == f) if fam != "all issue 22" else \
+            (lambda r: r["family"] in fams)
+        bb = [dict(r, family=fam) for r in b if sel(r)]
+        aa = [dict(r, family=fam) for r in a if sel(r)]
+        out.append(f"| {fam} | {len(aa)} | {counts(bb, fam)} | {counts(aa, fam)} |")
+    left = [r for r in a if r["family"] in fams and r["outcome"] not in ("correct", "clear")]
+    out.append("")
+    out.append("Not correct or clear after: " + ("none" if not left else "; ".join(
+        f"{r['probe']} ({r['outcome']}: {r['detail'][:120]})" for r in left)))
+    return "\n".join(out)
+
+
 def _arg(flag):
     return sys.argv[sys.argv.index(flag) + 1] if flag in sys.argv else None
 
@@ -1151,6 +1183,10 @@ if __name__ == "__main__":
     warnings.simplefilter("ignore")
     if "--worker" in sys.argv:
         _worker(_arg("--worker"))
+        sys.exit(0)
+    if "--compare" in sys.argv:  # --compare BEFORE.csv AFTER.csv
+        i = sys.argv.index("--compare")
+        print(compare(sys.argv[i + 1], sys.argv[i + 2]))
         sys.exit(0)
     fams = _arg("--families")
     rows, _ = run(verbose="-v" in sys.argv, families=None if fams is None else fams.split(","))
