@@ -9,15 +9,41 @@ outcome is one of
 * ``obscure``  — it raised anything else, an error that does not name the argument, or
   an error where the issue asks for a result;
 * ``wrong``    — it returned, silently, something that is not right (or without the
-  warning the probe asks for).
+  warning the probe asks for);
 
-Run ``python benchmarks/probe_inputs.py`` (``-v`` lists every probe). The test module
-``tests/test_bad_inputs.py`` runs the same catalogue and requires ``correct`` or
-``clear`` of every probe.
+and, for the probes run in a process of their own (``isolate=True``: untrusted model
+files, many-level categories — issue 22), also
+
+* ``segfault`` — the process died of a signal (SIGSEGV; ``crash`` for another signal);
+* ``hang``     — it did not finish within the probe's timeout (the process is killed);
+* ``memory``   — it ran out of the address space allowed (``RLIMIT_AS``: the process's
+  size after its imports plus :data:`HEADROOM`).
+
+Every probe belongs to a family (``issue12`` for the first catalogue; issue 22's are
+``model_files``, ``categories``, ``concurrency``, ``labels``, ``forest``, ``pruning``,
+``predict_types``, ``max_depth``, ``to_json``).
+
+Run ``python benchmarks/probe_inputs.py`` (``-v`` lists every probe; ``--families a,b``
+runs only those; ``--csv PATH`` writes every outcome, under a header with the command,
+commit, date and load average; ``--compare BEFORE.csv AFTER.csv`` prints the markdown
+table of outcome counts per family of issue 22). The probes tolerate older versions of the package (a
+name that does not exist yet is an error of the probe's call, classified like any
+other), so the same script measures the code before and after a fix:
+``PYTHONPATH=<old tree>/src python benchmarks/probe_inputs.py --csv before.csv``.
+
+The test module ``tests/test_bad_inputs.py`` runs the in-process probes and requires
+``correct`` or ``clear`` of every one; the isolated probes (a few seconds each, for the
+process start) are left to this script and to their regression tests
+(``tests/test_model_files.py``, ``tests/test_render_scale.py``,
+``tests/test_cart_subsets.py``, ``tests/test_bench_categorical_levels_smoke.py``).
 """
 
 from __future__ import annotations
 
+import json
+import os
+import resource
+import subprocess
 import sys
 import warnings
 from dataclasses import dataclass
@@ -47,6 +73,9 @@ class Probe:
     names: tuple = ()        # words a clear error must contain (any of them)
     must_succeed: bool = False  # an error is not acceptable (the issue asks for a result)
     warn: type | None = None  # a warning of this category must be emitted
+    family: str = "issue12"
+    isolate: bool = False    # run in a child process (segfault, hang, memory bomb)
+    timeout: float = 60.0    # seconds, for an isolated probe
 
 
 def classify(p: Probe) -> tuple[str, str]:
@@ -103,11 +132,14 @@ def same_tree(t1, t2):
 
 
 PROBES: list[Probe] = []
+FAMILY = "issue12"  # the family of the probes being declared
 
 
-def probe(name, check=None, names=(), must_succeed=False, warn=None):
+def probe(name, check=None, names=(), must_succeed=False, warn=None, isolate=False,
+          timeout=60.0):
     def deco(fn):
-        PROBES.append(Probe(name, fn, check, tuple(names), must_succeed, warn))
+        PROBES.append(Probe(name, fn, check, tuple(names), must_succeed, warn, FAMILY,
+                            isolate, timeout))
         return fn
     return deco
 
@@ -608,24 +640,555 @@ def _r2_matches_sklearn():
 probe("CARTRegressor.score = r2_score with weights", check=bool)(_r2_matches_sklearn)
 
 
-# ============================================================================ main
-def run(verbose: bool = False):
-    counts = {"correct": 0, "clear": 0, "obscure": 0, "wrong": 0}
-    rows = []
-    for p in PROBES:
+# ============================================================================ issue 22
+# Each family states its expectation as the issue does: a model file that is not valid is
+# refused with an error naming the field (``clear``); anything that loads and answers is
+# ``wrong``. The probes call only names that existed before the fix, or import the new
+# ones inside the probe (an ImportError is then the 'before' outcome, ``obscure``).
+from treebook.io.serialize import from_json  # noqa: E402
+
+
+def _doc(estimator="CARTClassifier"):
+    """A valid document of a small fitted tree, as a dict to mutate."""
+    m = make(estimator, max_depth=2).fit(XNUM, y_for(estimator))
+    return json.loads(m.to_json())
+
+
+def _load_and_use(doc_or_text):
+    """Load a (mutated) document and use it as a user would: predict_proba, apply."""
+    text = doc_or_text if isinstance(doc_or_text, str) else json.dumps(doc_or_text)
+    m = from_json(text)
+    X = XNUM
+    out = m.predict_proba(X) if hasattr(m, "predict_proba") else m.predict(X)
+    m.apply(X)
+    return out
+
+
+def _mutate(fn):
+    def run():
+        d = _doc()
+        fn(d)
+        return _load_and_use(d)
+    return run
+
+
+def _tree_nodes(d):
+    return d["fitted"]["tree_"]["nodes"]
+
+
+def _set_both(d, f):
+    """Apply ``f`` to both trees of a CART document (tree_ and full_tree_)."""
+    for key in ("tree_", "full_tree_"):
+        if key in d["fitted"]:
+            f(d["fitted"][key])
+
+
+FAMILY = "model_files"
+_ISO = dict(isolate=True, timeout=60.0)
+
+def _no_nodes(t):
+    t["nodes"] = []
+    if t.get("missing_rule"):  # a missing rule of as many nodes (none), to pass its check
+        t["missing_rule"].update(missing_go=[], surrogates=[])
+
+
+probe("model file: 'nodes': [] then predict_proba/apply", names=("nodes",), **_ISO)(
+    _mutate(lambda d: _set_both(d, _no_nodes)))
+probe("model file: a child id past the end", names=("child",), **_ISO)(
+    _mutate(lambda d: _set_both(d, lambda t: t["nodes"][0].update(children=[1, 99]))))
+probe("model file: a node its own child (a graph, not a tree)", names=("child", "tree"),
+      **_ISO)(_mutate(lambda d: _set_both(d, lambda t: t["nodes"][0].update(children=[0, 1]))))
+
+
+def _tree_direct_child_past_end():
+    import dataclasses
+
+    t = treebook.CARTClassifier(max_depth=2).fit(XNUM, YCLS).tree_
+    children = t.children.copy()
+    children[0] = t.node_count + 1000
+    bad = dataclasses.replace(t, children=children)
+    from treebook.core.tree import apply_compiled
+    return apply_compiled(bad, XNUM), bad.apply(XNUM)
+
+
+probe("Tree built directly with a child id past the end", names=("children",),
+      **_ISO)(_tree_direct_child_past_end)
+
+
+def _callable_by_prefix():
+    import tempfile
+
+    where = tempfile.mkdtemp()
+    marker = os.path.join(where, "ran")
+    with open(os.path.join(where, "treebook_x.py"), "w") as f:
+        f.write(f"open({marker!r}, 'w').write('ran')\ndef f(*a):\n    return 0.0\n")
+    sys.path.insert(0, where)
+    try:
+        d = _doc()
+        d["fitted"]["evil_"] = {"type": "callable", "name": "treebook_x.f"}
+        try:
+            _load_and_use(d)
+        finally:
+            if os.path.exists(marker):  # the code ran on load: wrong whatever follows
+                return "code ran on load"
+        return "loaded"
+    finally:
+        sys.path.remove(where)
+
+
+probe("model file: callable 'treebook_x.f' (a module beside the file)",
+      names=("callable",), **_ISO)(_callable_by_prefix)
+probe("model file: callable 'treebook.teaching.experiments.subprocess'",
+      names=("callable",), **_ISO)(_mutate(lambda d: d["fitted"].update(
+          evil_={"type": "callable", "name": "treebook.teaching.experiments.subprocess"})))
+probe("model file: NaN threshold (tagged float)", names=("threshold",), **_ISO)(
+    _mutate(lambda d: _set_both(d, lambda t: t["nodes"][0].update(
+        threshold={"type": "float", "value": "nan"}))))
+
+
+def _bare_nan():
+    d = _doc()
+    _set_both(d, lambda t: t["nodes"][0].update(threshold=float("nan")))
+    text = json.dumps(d)  # Python writes the bare literal NaN, which is not JSON
+    assert "NaN" in text
+    return _load_and_use(text)
+
+
+probe("model file: bare NaN literal (not strict JSON)", names=("NaN", "JSON", "threshold"),
+      **_ISO)(_bare_nan)
+probe("model file: negative feature index", names=("feature -1",), **_ISO)(
+    _mutate(lambda d: _set_both(d, lambda t: t["nodes"][0].update(feature=-1))))
+# the error must blame the feature index, not a correct X
+probe("model file: feature index past n_features", names=("feature 7",), **_ISO)(
+    _mutate(lambda d: _set_both(d, lambda t: t["nodes"][0].update(feature=7))))
+probe("model file: missing_go out of range", names=("missing_go",), **_ISO)(
+    _mutate(lambda d: _set_both(d, lambda t: t["missing_rule"]["missing_go"].__setitem__(
+        0, 99))))
+probe("model file: NaN weighted_n", names=("weighted_n",), **_ISO)(
+    _mutate(lambda d: _set_both(d, lambda t: t["nodes"][1].update(
+        weighted_n={"type": "float", "value": "nan"}))))
+probe("model file: negative n_samples", names=("n_samples",), **_ISO)(
+    _mutate(lambda d: _set_both(d, lambda t: t["nodes"][1].update(n_samples=-3))))
+probe("model file: negative class count in a value", names=("value",), **_ISO)(
+    _mutate(lambda d: _set_both(d, lambda t: t["nodes"][1]["value"].__setitem__(0, -5.0))))
+probe("model file: n_outputs = 10**11 (memory bomb)", names=("n_outputs",), **_ISO)(
+    _mutate(lambda d: _set_both(d, lambda t: t.update(n_outputs=10**11))))
+
+
+def _dtype_bomb():
+    d = _doc()  # a valid document whose classes_ declares 10**8 characters per label
+    d["fitted"]["classes_"] = {"type": "array", "dtype": "U100000000", "shape": [20],
+                               "data": ["a"] * 20}
+    return _load_and_use(d)
+
+
+probe("model file: dtype 'U100000000' (a memory bomb)", names=("dtype",),
+      **_ISO)(_dtype_bomb)
+probe("model file: JSON nested 10**5 deep", names=("JSON", "nest", "deep", "depth"),
+      **_ISO)(lambda: _load_and_use('{"a": ' * 100_000 + "1" + "}" * 100_000))
+probe("model file: estimator 'builtins.dict'", names=("estimator",), **_ISO)(
+    _mutate(lambda d: d.update(estimator="builtins.dict")))
+
+# ------------------------------------------------------------------ many-level categories
+FAMILY = "categories"
+L_MANY = 10_000
+
+
+def _many_levels(n_levels, n_classes, regression=False, seed=0):
+    r = np.random.default_rng(seed)
+    codes = np.concatenate([np.arange(n_levels), r.integers(0, n_levels, n_levels)])
+    X = pd.DataFrame({"c": pd.Categorical([f"v{i}" for i in codes])})
+    if regression:
+        y = (codes % 7).astype(float) + r.normal(size=codes.size)
+    else:
+        y = (codes * 2654435761 % 97 + r.integers(0, 10, codes.size)) % n_classes
+    return X, y
+
+
+def _one_split(m):
+    return m.tree_.node_count == 3
+
+
+for _k, _label in ((2, "2 classes"), (3, "3 classes"), (0, "regression")):
+    def _cart_levels(k=_k):
+        X, y = _many_levels(L_MANY, max(k, 2), regression=(k == 0))
+        return make("CARTRegressor" if k == 0 else "CARTClassifier", max_depth=1).fit(X, y)
+    probe(f"CART depth-1 fit, {L_MANY} levels, {_label}", check=_one_split,
+          must_succeed=True, isolate=True, timeout=30.0)(_cart_levels)
+
+
+def _cart_recursive_levels():
+    X, y = _many_levels(L_MANY, 3)
+    return treebook.CARTClassifier(max_depth=1, grower="recursive").fit(X, y)
+
+
+probe(f"CART recursive grower depth-1, {L_MANY} levels, 3 classes (numpy subset masks)",
+      check=_one_split, must_succeed=True, isolate=True, timeout=30.0)(_cart_recursive_levels)
+
+
+def _hist_levels():
+    from treebook.hist import HistCARTClassifier
+
+    X, y = _many_levels(L_MANY, 3)
+    return HistCARTClassifier(max_depth=1).fit(X, y)
+
+
+probe(f"HistCARTClassifier depth-1, {L_MANY} levels, 3 classes", check=_one_split,
+      must_succeed=True, isolate=True, timeout=30.0)(_hist_levels)
+
+
+def _c45_levels_render(what):
+    # the label is a function of the level: C4.5 splits the root into one branch a level
+    X = _many_levels(L_MANY, 2)[0]
+    y = X["c"].cat.codes.to_numpy() % 2
+    m = treebook.C45Classifier(max_depth=1, min_samples_leaf=1).fit(X, y)
+    if what == "export_text":
+        out = m.export_text().splitlines()
+    elif what == "to_rules":
+        out = m.to_rules()
+    else:
+        out = m.to_graphviz().source.splitlines()
+    return m.tree_.node_count, len(out)
+
+
+for _what in ("export_text", "to_rules", "to_graphviz"):
+    probe(f"C45Classifier on {L_MANY} levels (a {L_MANY}-way root): {_what}",
+          check=lambda r: r[0] == L_MANY + 1 and r[1] >= L_MANY, must_succeed=True,
+          isolate=True, timeout=30.0)(lambda what=_what: _c45_levels_render(what))
+
+
+def _chain_rules():
+    # alternating labels along one numeric column: CART peels one row per split, a chain
+    # of 1999 nodes and depth 999 (each rule lists up to 999 conditions, simplified)
+    n = 1000
+    X = np.arange(n, dtype=float)[:, None]
+    m = treebook.CARTClassifier().fit(X, np.arange(n) % 2)
+    return m.tree_.node_count, len(m.to_rules())
+
+
+probe("to_rules on a 1999-node chain (CART, alternating labels)",
+      check=lambda r: r[0] == 1999 and r[1] == 1000, must_succeed=True, isolate=True,
+      timeout=30.0)(_chain_rules)
+
+# ------------------------------------------------------------------ concurrency
+FAMILY = "concurrency"
+
+
+def _concurrent_fits(e):
+    from concurrent.futures import ThreadPoolExecutor
+
+    kw = {"min_impurity_decrease": 0.01}
+    if e.startswith("CART"):
+        kw["ccp_alpha"] = 0.005
+    m = make(e, **kw)
+    before = m.get_params()
+    r = np.random.default_rng(4)
+    X = r.normal(size=(400, 4))
+    y = (X[:, 0] + X[:, 1] > 0).astype(int) if e in CLASSIFIERS else X[:, 0] + X[:, 2]
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(lambda s: m.fit(X * (1 + s), y), range(32)))
+    return m.get_params() == before
+
+
+for _e in ESTIMATORS:
+    try:
+        make(_e, min_impurity_decrease=0.01)
+    except TypeError:
+        continue
+    probe(f"{_e}: 32 concurrent fits on one estimator leave its params unchanged",
+          check=bool, must_succeed=True)(lambda e=_e: _concurrent_fits(e))
+
+# ------------------------------------------------------------------ labels
+FAMILY = "labels"
+
+
+def _graphviz_empty(kind):
+    if kind == "class":
+        X, y = XNUM, np.where(YCLS == 1, "", "yes")
+        m = treebook.CARTClassifier(max_depth=2).fit(X, y)
+    else:
+        m = treebook.CARTClassifier(max_depth=2).fit(
+            pd.DataFrame(XNUM, columns=["", "b", "c"]), YCLS)
+    src = m.to_graphviz().source
+    return "<B></B>" not in src and "<I></I>" not in src
+
+
+probe("to_graphviz with an empty-string class label", check=bool, names=("y", "label"))(
+    lambda: _graphviz_empty("class"))
+probe("to_graphviz with an empty-string feature name", check=bool,
+      names=("X", "feature", "column"))(lambda: _graphviz_empty("feature"))
+
+# ------------------------------------------------------------------ forest
+FAMILY = "forest"
+
+
+def _forest_unused_category():
+    from treebook.ensemble import RandomForestClassifier
+
+    y = pd.Categorical(np.where(YCLS == 1, "c", "a"), categories=["a", "b", "c"])  # b unused
+    f = RandomForestClassifier(n_estimators=5, random_state=0).fit(XNUM, y)
+    p = f.predict_proba(XNUM)
+    return len(f.classes_) == 3 and p.shape == (N, 3) and np.all(p[:, 1] == 0)
+
+
+probe("RandomForestClassifier: Categorical y with an unused middle category = 3 columns",
+      check=bool, must_succeed=True)(_forest_unused_category)
+
+
+def _forest_tuple_score():
+    from treebook.ensemble import RandomForestClassifier
+
+    labels = [("yes", 1) if v else ("no", 0) for v in YCLS]  # a plain list of tuples
+    f = RandomForestClassifier(n_estimators=5, random_state=0).fit(XNUM, labels)
+    s = f.score(XNUM, labels)
+    return s == np.mean([tuple(p) == t for p, t in zip(f.predict(XNUM), labels)])
+
+
+probe("RandomForestClassifier: tuple labels fit, predict and score", check=bool,
+      must_succeed=True)(_forest_tuple_score)
+
+# ------------------------------------------------------------------ pruning
+FAMILY = "pruning"
+
+
+def _rep_narrow(uses_last):
+    from treebook.prune.reduced_error import prune_reduced_error
+
+    X = XNUM.copy()
+    if not uses_last:  # column 2 carries nothing: the tree does not test it
+        X[:, 2] = 0.0
+    t = treebook.ID3Classifier().fit(np.round(X), YCLS).tree_ if False else \
+        treebook.CARTClassifier(max_depth=3).fit(X, YCLS).tree_
+    assert (2 in set(t.feature[t.feature >= 0])) == uses_last or not uses_last
+    return prune_reduced_error(t, X[:, :2], YCLS)
+
+
+probe("prune_reduced_error with a narrower X_prune (tree not testing the dropped column)",
+      names=("X_prune",))(lambda: _rep_narrow(False))
+
+
+def _rep_narrow_tested():
+    from treebook.prune.reduced_error import prune_reduced_error
+
+    X = XNUM.copy()
+    y = (X[:, 2] > 0).astype(int)  # the tree must test column 2
+    t = treebook.CARTClassifier(max_depth=2).fit(X, y).tree_
+    return prune_reduced_error(t, X[:, :2], y)
+
+
+probe("prune_reduced_error with a narrower X_prune (tree testing the dropped column)",
+      names=("X_prune",))(_rep_narrow_tested)
+
+# ------------------------------------------------------------------ predict-time types
+FAMILY = "predict_types"
+_BOOLS = np.array([True, False, True, True, False, False] * 10)
+_YB = np.where(_BOOLS, 1, 0)
+
+
+def _fit_bool(e):
+    y = _YB if e in CLASSIFIERS else _YB.astype(float)
+    return make(e).fit(pd.DataFrame({"b": _BOOLS}), y)
+
+
+for _e in ESTIMATORS:
+    probe(f"{_e}: boolean column given 0/1 at predict warns", check=lambda p: len(p) == 4,
+          names=("X", "'b'"), warn=UserWarning)(
+        lambda e=_e: _fit_bool(e).predict(pd.DataFrame({"b": [0, 1, 1, 0]})))
+    probe(f"{_e}: boolean column given 'True'/'False' at predict warns",
+          check=lambda p: len(p) == 4, names=("X", "'b'"), warn=UserWarning)(
+        lambda e=_e: _fit_bool(e).predict(pd.DataFrame({"b": ["True", "False"] * 2})))
+
+for _e in ("ID3Classifier", "CLSClassifier", "C45Classifier", "CARTClassifier"):
+    def _int_given_str(e=_e):
+        X = pd.DataFrame({"k": pd.Categorical(np.arange(N) % 3)})
+        m = make(e).fit(X, (np.arange(N) % 3 == 1).astype(int))
+        return m.predict(pd.DataFrame({"k": ["0", "1", "2", "1"]}))
+    probe(f"{_e}: int category column given strings at predict warns",
+          check=lambda p: len(p) == 4, names=("X", "'k'"), warn=UserWarning)(_int_given_str)
+
+# ------------------------------------------------------------------ max_depth=0
+FAMILY = "max_depth"
+_LEARNERS = ESTIMATORS + ["OptimalTreeClassifier", "HistCARTClassifier", "HistCARTRegressor"]
+
+
+def _make_any(name, **kw):
+    if name.startswith("Hist"):
+        from treebook import hist
+        return getattr(hist, name)(**kw)
+    return make(name, **kw)
+
+
+for _e in _LEARNERS:
+    def _depth0(e=_e):
+        y = YREG if "Regressor" in e else YCLS
+        m = _make_any(e, max_depth=0).fit(XNUM, y)
+        pred = m.predict(XNUM)
+        return m.tree_.node_count == 1 and len(np.unique(pred)) == 1
+    probe(f"{_e}(max_depth=0) is a single leaf", check=bool, must_succeed=True)(_depth0)
+
+# ------------------------------------------------------------------ to_json before fit
+FAMILY = "to_json"
+for _e in ESTIMATORS:
+    PROBES.append(Probe(f"{_e}.to_json before fit raises NotFittedError",
+                        lambda e=_e: make(e).to_json(), None, ("NotFitted",),
+                        family="to_json"))
+FAMILY = "issue12"
+
+
+# ============================================================================ isolation
+#: address space allowed beyond what the child holds after its imports (as
+#: tests/model_file_worker.py: a memory bomb ends the child, never this script)
+HEADROOM = 768 * 2**20
+
+
+def _limit_address_space(headroom: int = HEADROOM) -> None:
+    with open("/proc/self/status") as f:
+        vm = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize"))
+    resource.setrlimit(resource.RLIMIT_AS, (vm + headroom, vm + headroom))
+
+
+def _worker(name: str) -> None:
+    """Run one probe in this process (the child) and print its outcome as JSON."""
+    p = next(q for q in PROBES if q.name == name)
+    _limit_address_space()
+    try:
         outcome, detail = classify(p)
+    except MemoryError:
+        outcome, detail = "memory", "MemoryError"
+    if "MemoryError" in detail:
+        outcome = "memory"
+    print("\n" + json.dumps({"outcome": outcome, "detail": detail}), flush=True)
+
+
+def classify_isolated(p: Probe) -> tuple[str, str]:
+    """:func:`classify` in a child process under an address-space limit and a timeout."""
+    try:
+        done = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker", p.name],
+                              capture_output=True, text=True, timeout=p.timeout)
+    except subprocess.TimeoutExpired:
+        return "hang", f"no answer in {p.timeout:g} s (killed)"
+    if done.returncode < 0:
+        import signal
+
+        sig = signal.Signals(-done.returncode)
+        return ("segfault" if sig == signal.SIGSEGV else "crash"), f"killed by {sig.name}"
+    lines = [ln for ln in done.stdout.splitlines() if ln.startswith("{")]
+    if done.returncode != 0 or not lines:
+        tail = done.stderr.strip().splitlines()[-1:] or ["(no output)"]
+        if "MemoryError" in done.stderr:
+            return "memory", tail[0][:200]
+        return "crash", f"exit {done.returncode}: {tail[0][:200]}"
+    result = json.loads(lines[-1])
+    return result["outcome"], result["detail"]
+
+
+# ============================================================================ main
+OUTCOMES = ("correct", "clear", "obscure", "wrong", "segfault", "crash", "hang", "memory")
+
+
+def select(families=None, isolated: bool | None = None) -> list[Probe]:
+    """The probes of ``families`` (all if None); only isolated / in-process ones if given."""
+    return [p for p in PROBES if (families is None or p.family in families)
+            and (isolated is None or p.isolate == isolated)]
+
+
+def run(verbose: bool = False, families=None):
+    chosen = select(families)
+    counts = dict.fromkeys(OUTCOMES, 0)
+    rows = []
+    for p in chosen:
+        outcome, detail = classify_isolated(p) if p.isolate else classify(p)
         counts[outcome] += 1
-        rows.append((p.name, outcome, detail))
-    if verbose:
-        for name, outcome, detail in rows:
-            print(f"{outcome:8s} {name}" + (f"  — {detail[:160]}" if detail and outcome in
-                                            ("obscure", "wrong") else ""))
-    print(f"inputs tried: {len(PROBES)}  correct: {counts['correct']}  clear errors: "
+        rows.append((p.family, p.name, outcome, detail))
+        if verbose:
+            print(f"{outcome:8s} [{p.family}] {p.name}" + (
+                f"  — {detail[:160]}" if detail and outcome not in ("correct",) else ""),
+                flush=True)
+    print(f"inputs tried: {len(chosen)}  correct: {counts['correct']}  clear errors: "
           f"{counts['clear']}  obscure crashes: {counts['obscure']}  silent wrong answers: "
-          f"{counts['wrong']}")
+          f"{counts['wrong']}  segfaults: {counts['segfault']}  other crashes: "
+          f"{counts['crash']}  hangs: {counts['hang']}  memory: {counts['memory']}")
     return rows, counts
+
+
+def _header() -> list[str]:
+    import datetime
+    import platform
+
+    src = os.path.dirname(os.path.dirname(os.path.abspath(treebook.__file__)))
+    def git(*args, cwd):
+        try:
+            return subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
+                                  timeout=10).stdout.strip() or "unknown"
+        except Exception:  # noqa: BLE001 - no git: say so
+            return "unknown"
+    here = os.path.dirname(os.path.abspath(__file__))
+    return [f"# command: {' '.join([os.path.basename(sys.executable)] + sys.argv)}",
+            f"# PYTHONPATH: {os.environ.get('PYTHONPATH', '')}",
+            f"# treebook: {treebook.__file__} (commit {git('rev-parse', '--short', 'HEAD', cwd=src)})",
+            f"# probe script commit: {git('rev-parse', '--short', 'HEAD', cwd=here)}",
+            f"# date: {datetime.datetime.now(datetime.timezone.utc).isoformat(timespec='seconds')}",
+            f"# load average: {' '.join(f'{v:.2f}' for v in os.getloadavg())} "
+            f"on {os.cpu_count()} CPUs; python {platform.python_version()}"]
+
+
+def write_csv(path: str, rows) -> None:
+    import csv
+
+    with open(path, "w", newline="") as f:
+        for line in _header():
+            f.write(line + "\n")
+        w = csv.writer(f)
+        w.writerow(["family", "probe", "outcome", "detail"])
+        for fam, name, outcome, detail in rows:
+            w.writerow([fam, name, outcome, " ".join(detail.split())[:300]])
+
+
+def compare(before: str, after: str, families=None) -> str:
+    """A markdown table of outcome counts per family, before and after, from two CSVs of
+    :func:`write_csv`, then every probe that is not ``correct``/``clear`` after."""
+    import csv
+
+    def read(path):
+        with open(path) as f:
+            return list(csv.DictReader(line for line in f if not line.startswith("#")))
+    b, a = read(before), read(after)
+    fams = families or list(dict.fromkeys(r["family"] for r in a if r["family"] != "issue12"))
+    out = ["| family | probes | before | after |", "|---|---|---|---|"]
+
+    def counts(rows, fam):
+        c = {}
+        for r in rows:
+            if r["family"] == fam:
+                c[r["outcome"]] = c.get(r["outcome"], 0) + 1
+        return ", ".join(f"{k} {c[k]}" for k in OUTCOMES if k in c)
+    for fam in fams + ["all issue 22"]:
+        sel = (lambda r, f=fam: r["family"] == f) if fam != "all issue 22" else \
+            (lambda r: r["family"] in fams)
+        bb = [dict(r, family=fam) for r in b if sel(r)]
+        aa = [dict(r, family=fam) for r in a if sel(r)]
+        out.append(f"| {fam} | {len(aa)} | {counts(bb, fam)} | {counts(aa, fam)} |")
+    left = [r for r in a if r["family"] in fams and r["outcome"] not in ("correct", "clear")]
+    out.append("")
+    out.append("Not correct or clear after: " + ("none" if not left else "; ".join(
+        f"{r['probe']} ({r['outcome']}: {r['detail'][:120]})" for r in left)))
+    return "\n".join(out)
+
+
+def _arg(flag):
+    return sys.argv[sys.argv.index(flag) + 1] if flag in sys.argv else None
 
 
 if __name__ == "__main__":
     warnings.simplefilter("ignore")
-    run(verbose="-v" in sys.argv)
+    if "--worker" in sys.argv:
+        _worker(_arg("--worker"))
+        sys.exit(0)
+    if "--compare" in sys.argv:  # --compare BEFORE.csv AFTER.csv
+        i = sys.argv.index("--compare")
+        print(compare(sys.argv[i + 1], sys.argv[i + 2]))
+        sys.exit(0)
+    fams = _arg("--families")
+    rows, _ = run(verbose="-v" in sys.argv, families=None if fams is None else fams.split(","))
+    if _arg("--csv"):
+        write_csv(_arg("--csv"), rows)

@@ -42,7 +42,13 @@ sys.modules["probe_inputs"] = probes  # dataclasses look their module up
 _spec.loader.exec_module(probes)
 
 
-@pytest.mark.parametrize("p", probes.PROBES, ids=[p.name for p in probes.PROBES])
+# The isolated probes (model files, many-level categories: a child process each, a few
+# seconds for its start) are run by the script; their regression tests are
+# tests/test_model_files.py, tests/test_consistency.py and the categorical benchmark's.
+_IN_PROCESS = probes.select(isolated=False)
+
+
+@pytest.mark.parametrize("p", _IN_PROCESS, ids=[p.name for p in _IN_PROCESS])
 def test_probe_is_correct_or_a_clear_error(p):
     outcome, detail = probes.classify(p)
     assert outcome in ("correct", "clear"), f"{outcome}: {detail}"
