@@ -448,6 +448,10 @@ class RandomForestClassifier(ClassifierMixin, _Forest):
         return dict_class_weights(cw, self.classes_)[codes]
 
     def fit(self, X, y, sample_weight=None):
+        """Grow the forest on ``(X, y)``: ``n_estimators`` CART classifiers, each on its
+        draw of the rows (``sample_weight`` the probabilities of the draws; with
+        ``bootstrap=False`` the weights of every tree), then the out-of-bag estimate when
+        ``oob_score=True``. Returns the forest."""
         self._check_params()
         if isinstance(self.class_weight, str) and self.class_weight not in (
                 "balanced", "balanced_subsample"):
@@ -530,6 +534,10 @@ class RandomForestRegressor(RegressorMixin, _Forest):
         self.max_samples = max_samples
 
     def fit(self, X, y, sample_weight=None):
+        """Grow the forest on ``(X, y)``: ``n_estimators`` CART regressors, each on its
+        draw of the rows (``sample_weight`` the probabilities of the draws; with
+        ``bootstrap=False`` the weights of every tree), then the out-of-bag estimate when
+        ``oob_score=True``. Returns the forest."""
         self._check_params()
         n = _rows(X)
         target = encode_targets(y, n)
