@@ -232,17 +232,21 @@ def test_training_predictions_equal_rpart_at_minbucket_1(name, tmp):
 CP_CASES = [("stagec", 2, 1)] + [(n, 20, 7) for n in SETS]
 
 
+def _assert_same_cp_table(ours, theirs):
+    """rpart's cp table, row for row: the sizes exactly, the numbers to 1e-12."""
+    assert len(ours) == len(theirs) > 2
+    assert (ours["nsplit"].to_numpy() == theirs["nsplit"].to_numpy()).all()
+    for col in ("CP", "rel error", "xerror", "xstd"):
+        assert np.allclose(ours[col], theirs[col], rtol=0, atol=1e-12), col
+
+
 @pytest.mark.parametrize("name, minsplit, minbucket", CP_CASES)
 def test_cp_table_with_missing_values_equals_rpart(name, minsplit, minbucket, tmp):
     X, y = load(name)
     res = run_rpart(name, "grow", tmp, minsplit, minbucket)
     est = estimator(name, **dict(GROW, min_samples_split=minsplit, min_samples_leaf=minbucket))
     ours = cp_table(est, X, y, folds=res["folds"])
-    theirs = res["cptable"]
-    assert len(ours) == len(theirs) > 2
-    assert (ours["nsplit"].to_numpy() == theirs["nsplit"].to_numpy()).all()
-    for col in ("CP", "rel error", "xerror", "xstd"):
-        assert np.allclose(ours[col], theirs[col], rtol=0, atol=1e-12), col
+    _assert_same_cp_table(ours, res["cptable"])
 
 
 @pytest.mark.parametrize("name", list(SETS))
@@ -287,8 +291,4 @@ def test_no_surrogates_cp_table_equals_rpart(name, minsplit, minbucket, tmp):
     est = estimator(name, **dict(GROW, max_surrogates=0, min_samples_split=minsplit,
                                  min_samples_leaf=minbucket))
     ours = cp_table(est, X, y, folds=res["folds"])
-    theirs = res["cptable"]
-    assert len(ours) == len(theirs) > 2
-    assert (ours["nsplit"].to_numpy() == theirs["nsplit"].to_numpy()).all()
-    for col in ("CP", "rel error", "xerror", "xstd"):
-        assert np.allclose(ours[col], theirs[col], rtol=0, atol=1e-12), col
+    _assert_same_cp_table(ours, res["cptable"])
