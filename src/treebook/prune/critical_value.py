@@ -34,7 +34,7 @@ value of ``G`` treats every test alike, whatever its number of branches, althoug
 independence ``G`` grows with its degrees of freedom (``E[χ²_df] = df``): a 51-branch
 test clears a critical value that a binary test of the same strength of association
 does not. The option ``significance=α`` (with ``measure="g"``) is the form that corrects
-this: each test has its own critical value, the ``χ²`` quantile
+this: each test has its own critical value, the ``χ²`` quantile::
 
     c(t) = χ²_{1-α}((V_t - 1)(K_t - 1)),
 
