@@ -2,6 +2,8 @@
 classifier / regressor mixins, so metadata routing (``set_fit_request``), the HTML display
 and scikit-learn's printed form come from scikit-learn itself."""
 
+import re
+
 import numpy as np
 import pytest
 import sklearn
@@ -94,8 +96,9 @@ def test_html_display_shows_the_parameters():
     for name in est.get_params():
         assert name in html
     assert "&#x27;entropy&#x27;" in html or "'entropy'" in html
-    # the display links to no page outside the package (no documentation URL is known)
-    assert 'href="https://scikit-learn.org' not in html
+    # the display links to no page off this machine (no documentation URL is known; the
+    # book works offline): no href to any host, scikit-learn's documentation included
+    assert not re.search(r'href="(?:https?:)?//', html)
 
 
 def test_printed_form_is_scikit_learns():
