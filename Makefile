@@ -48,8 +48,12 @@ book: setup
 	$(BIN)/jupyter-book build . --all -W -n --keep-going
 	@echo "Book built: $(HTML_INDEX)"
 
+# One pytest run, spread over up to four worker processes (pytest-xdist); `--dist loadfile`
+# keeps each chapter's cells, and each test file, in one worker and in order.
+TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$(( n < 4 ? n : 4 )))
 test: setup
-	$(BIN)/python -m pytest --nbval --nbval-sanitize-with nbval_sanitize.cfg \
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile \
+	  --nbval --nbval-sanitize-with nbval_sanitize.cfg \
 	  --ignore=tests/browser --ignore=tests/lab --ignore=tests/oracles tests book
 
 # --- the package as a pip user gets it (tests/install) -----------------------------------
