@@ -8,8 +8,10 @@ Four data sets, all numeric (so every learner uses the fast level-wise grower):
   test rows from the test split;
 * ``breast_cancer``: Wisconsin diagnostic, 569 cases, 30 strongly correlated features;
   the test rows are those not drawn for training;
-* ``independent``: ``make_classification`` — 5 informative, independent Gaussian
-  features, 5 % of labels flipped, one population of 20,000 rows (seed 0);
+* ``independent``: ``make_classification`` — 5 informative features (Gaussian clusters
+  at hypercube corners, mixed within each cluster by a random linear map, so not
+  independent; no column repeats another), 5 % of labels flipped, one population of
+  20,000 rows (seed 0);
 * ``correlated``: the same 5 latent features, each observed through 6 noisy copies
   (``x = z + 0.3·ε``, correlation about 0.95 within a group): 30 features in 5 groups.
 
