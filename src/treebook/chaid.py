@@ -30,7 +30,8 @@ ordinal, as SPSS's CHAID treats a scale predictor: the bins are those of
 ``treebook.growers.binning.bin_edges`` on the training rows of positive weight (a column
 with at most ``max_bins`` distinct values gets one bin per value; otherwise cuts after
 the values whose cumulative counts are nearest to ``k·N/max_bins``, ``k = 1 …
-max_bins − 1``, row counts, not weights); a value ``x`` goes to bin ``#{edges < x}``,
+max_bins − 1``, ``N`` the total weight: an integer weight counts as that many copies of
+the row); a value ``x`` goes to bin ``#{edges < x}``,
 at fit and predict alike (``bin_edges_``).
 
 **Prediction.** A leaf predicts its majority class (ties to the first in ``classes_``).
@@ -205,7 +206,9 @@ class CHAIDClassifier(DecisionTreeClassifierBase):
             if cats is not None:
                 edges.append(None)
                 continue
-            values, counts = np.unique(Xe[w > 0, f], return_counts=True)
+            # weights count cases: the bins are equal-frequency bins of the weighted cases
+            values, inverse = np.unique(Xe[w > 0, f], return_inverse=True)
+            counts = np.bincount(inverse, weights=w[w > 0], minlength=values.size)
             edges.append(bin_edges(values, counts, self.max_bins)[0] if values.size
                          else np.empty(0))
         self.bin_edges_ = tuple(edges)
