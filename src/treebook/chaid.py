@@ -285,7 +285,7 @@ class CHAIDClassifier(DecisionTreeClassifierBase):
 
 def root_p_values(X, y, sample_weight=None, **params) -> pd.DataFrame:
     """Every predictor's CHAID test at the root of ``(X, y)``, as
-    :meth:`CHAIDClassifier.root_table` gives it, without growing the tree (a
+    :meth:`treebook.chaid.CHAIDClassifier.root_table` gives it, without growing the tree (a
     ``CHAIDClassifier(**params, max_depth=0)`` is fitted): the cheap way to ask which
     predictor CHAID chooses at the root (the row where ``chosen`` is True) and with
     what adjusted p-value."""
