@@ -25,6 +25,7 @@ from sklearn.datasets import load_diabetes, load_iris
 
 from treebook import (C45Classifier, CARTClassifier, CARTRegressor, CLSClassifier,
                       ID3Classifier, OptimalTreeClassifier)
+from treebook.chaid import CHAIDClassifier
 from treebook.cls import CriterionTreeClassifier
 from treebook.core.tree import Tree, TreeBuilder
 from treebook.core.tree_validation import MalformedModelError
@@ -58,6 +59,7 @@ def _documents() -> dict:
         "cart_regressor": CARTRegressor(max_depth=3).fit(Xd, yd),
         "optimal": OptimalTreeClassifier(max_depth=2).fit(Xi[::3], yi[::3]),
         "hist": HistCARTClassifier(max_bins=8).fit(Xm, ym),
+        "chaid": CHAIDClassifier().fit(Xi, yi),
         "forest": RandomForestClassifier(n_estimators=2, max_depth=2,
                                          random_state=0).fit(Xt, yt),
     }
@@ -214,6 +216,17 @@ def test_an_empty_tree_is_refused_and_never_reaches_a_walk():
     tree = from_json(json.dumps(_doc())).tree_
     with pytest.raises(MalformedModelError, match="at least one node"):
         Tree(**{**_fields(tree), "kind": tree.kind[:0]})
+
+
+def test_a_float_tag_whose_value_is_not_text_is_refused():
+    """``{"type": "float", "value": [...]}`` inside a float array raised a TypeError
+    (the value was looked up in a dict) before it was checked."""
+    d = _doc("chaid")
+    arr = d["fitted"]["node_p_value_"]
+    at = next(i for i, v in enumerate(arr["data"]) if isinstance(v, dict))
+    for bad in ([], {}, ["nan"]):
+        arr["data"][at] = {"type": "float", "value": bad}
+        _refused(d, "a float must be 'nan', 'inf' or '-inf'")
 
 
 def _fields(tree):

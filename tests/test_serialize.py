@@ -11,10 +11,11 @@ from sklearn.datasets import load_diabetes, load_iris
 from treebook import (C45Classifier, CARTClassifier, CARTRegressor, CLSClassifier,
                       ID3Classifier)
 from treebook import datasets
+from treebook.chaid import CHAIDClassifier
 from treebook.io.serialize import SCHEMA_VERSION, from_json, to_json
 from treebook.core.tree import NodeKind
 
-LEARNERS = [ID3Classifier, C45Classifier, CLSClassifier, CARTClassifier]
+LEARNERS = [ID3Classifier, C45Classifier, CLSClassifier, CARTClassifier, CHAIDClassifier]
 
 
 def _bundled():

@@ -53,7 +53,8 @@ def merge_summaries(summaries):
 
 @validate_params({"max_bins": Interval(int, 2, 65535)})
 def bin_edges(values, counts, max_bins: int = 256):
-    """Bins of one feature from its distinct ``values`` (sorted) and their row ``counts``.
+    """Bins of one feature from its distinct ``values`` (sorted) and their row ``counts``
+    (or, as floats, the total weight of each value).
 
     Returns ``(edges, lo, hi)``: bin ``b`` holds ``edges[b-1] < x <= edges[b]``
     (``len(edges) = n_bins - 1``), and ``lo[b]``/``hi[b]`` are the smallest and largest
@@ -65,7 +66,9 @@ def bin_edges(values, counts, max_bins: int = 256):
     value holding many rows is never split, and there may be fewer bins.
     """
     values = np.asarray(values, dtype=float)
-    counts = np.asarray(counts, dtype=np.int64)
+    counts = np.asarray(counts)
+    if counts.dtype.kind != "f":  # row counts; CHAID passes case weights as floats
+        counts = counts.astype(np.int64)
     if values.ndim != 1 or values.shape != counts.shape or values.size == 0:
         raise ValueError("values and counts must be 1-d arrays of one equal, non-zero length")
     D = values.size

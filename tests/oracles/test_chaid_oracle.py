@@ -1,0 +1,169 @@
+"""treebook.chaid against the CHAID package (PyPI ``CHAID`` 5.5.1, Ramotowski and
+Fitzgerald; ``make crosscheck``).
+
+What the package does, as its source (``CHAID/stats.py``, ``tree.py``, ``column.py``)
+reads, and the options used here:
+
+* ``Tree.from_numpy(X, y, alpha_merge=…, max_depth=d, min_parent_node_size=m,
+  min_child_node_size=0, variable_types=[…])``: a column is ``"nominal"`` (any two
+  groups may merge) or ``"ordinal"`` (integer codes; only groups of *consecutive* codes
+  may merge, ``[x, x+1)`` ranges that touch). At a node it merges, for each column, the
+  pair of groups whose ``2 × K`` table (classes absent from both dropped) has the largest
+  Pearson p-value (``scipy.special.chdtrc``; ties to the larger χ², then the first pair in
+  order; a pair with one class only at once) while that p-value is ``>= alpha_merge``,
+  then tests the merged ``r × K`` table, and splits on the column with the smallest
+  **unadjusted** p-value (no Bonferroni multiplier; ties to the larger χ²). It splits on
+  that column whatever its p-value: there is no ``alpha_split`` (``alpha_split=1.0``
+  here, with ``bonferroni=False``). Kass's re-splitting of merged groups is not done.
+* ``max_depth=d``: the root counts as level 1 and a node at level ``d + 1`` is a leaf,
+  so the tree has depth ``d`` in treebook's counting (root depth 0): ``max_depth=d``.
+* ``min_parent_node_size=m``: a child with at most ``m`` rows is a leaf (the root is
+  always tried): treebook's ``min_samples_split = m + 1``.
+* ``min_child_node_size=0`` switches off its child-size rules (a pair is skipped when the
+  rows left outside it are fewer; a split is refused when the last tested pair has a group
+  below it), which have no counterpart in treebook's ``min_samples_leaf``; treebook's
+  default ``min_samples_leaf=1`` never acts on unweighted data.
+* Weights would select its SPSS-style weighted χ² (iterated expected counts), not a
+  count of cases: compared here without weights.
+
+Both grow in depth-first pre-order with the groups in order of their smallest code, so
+node ``i`` of one is node ``i`` of the other: the test compares, node by node, the rows,
+the split column, the merged groups, χ², its degrees of freedom and the unadjusted
+p-value (relative tolerance 1e-9: the same formula, summed in another order). Numeric
+columns are binned by treebook (``bin_edges_``) and given to the package as the ordinal
+bin codes; the package has no binning of its own for a categorical target.
+
+Kass's Bonferroni adjustment, which the package does not apply, is checked by hand at
+the root: ``min(1, B·p)`` with the package's p and ``B`` the Stirling number ``S(c, r)``
+(nominal) or ``C(c−1, r−1)`` (ordinal), computed here from the formulas.
+"""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from CHAID import Tree as PackageTree  # pinned in requirements.txt: a missing oracle fails
+
+from treebook.chaid import CHAIDClassifier
+from treebook.datasets import load_adult, load_hmda, load_monica, load_play_tennis
+
+
+def _synthetic():
+    """A seeded table: two nominal predictors (one with 6 categories), two ordinal ones
+    (5 levels, a pandas ordered categorical; and a numeric column binned), a noise
+    column, and a three-class target that depends on them."""
+    rng = np.random.default_rng(31)
+    n = 3000
+    colour = rng.choice(list("abcdef"), n)
+    shape = rng.choice(["disc", "square", "star"], n)
+    level = rng.integers(0, 5, n)
+    size = rng.normal(size=n)
+    noise = rng.choice(list("uvwxyz"), n)
+    score = (np.isin(colour, ["a", "b"]) * 1.0 + (level >= 3) * 0.8 + 0.6 * size
+             + (shape == "star") * 0.5 + rng.normal(scale=1.0, size=n))
+    y = np.digitize(score, [0.3, 1.3])
+    X = pd.DataFrame({
+        "colour": colour, "shape": shape,
+        "level": pd.Categorical(level, categories=range(5), ordered=True),
+        "size": size, "noise": noise})
+    return X, pd.Series(np.array(["low", "mid", "high"])[y], name="band")
+
+
+def _cases():
+    out = {}
+    X, y = load_play_tennis(return_X_y=True)
+    out["play_tennis"] = (X, y, dict(alpha_merge=0.3, max_depth=3, min_parent=1))
+    X, y = load_monica(return_X_y=True)
+    out["monica"] = (X, y, dict(alpha_merge=0.05, max_depth=3, min_parent=100))
+    X, y = load_hmda(return_X_y=True)
+    out["hmda"] = (X, y, dict(alpha_merge=0.05, max_depth=2, min_parent=100))
+    X, y = load_adult(return_X_y=True)
+    keep = ~X.isna().any(axis=1).to_numpy()
+    X = X.loc[keep, ["workclass", "education", "marital-status", "race", "sex", "age"]]
+    out["adult_4000"] = (X.iloc[:4000].reset_index(drop=True),
+                         y[keep].iloc[:4000].reset_index(drop=True),
+                         dict(alpha_merge=0.05, max_depth=2, min_parent=200))
+    X, y = _synthetic()
+    out["synthetic"] = (X, y, dict(alpha_merge=0.05, max_depth=3, min_parent=50))
+    return out
+
+
+CASES = _cases()
+
+
+def _fit_both(X, y, alpha_merge, max_depth, min_parent):
+    ours = CHAIDClassifier(alpha_merge=alpha_merge, alpha_split=1.0, bonferroni=False,
+                           max_depth=max_depth, min_samples_split=min_parent + 1).fit(X, y)
+    codes = ours._encode(X)  # the category and bin codes the tree reads
+    types = ["ordinal" if o else "nominal" for o in ours.ordinal_]
+    cols = np.column_stack([codes[:, j].astype(np.int64) if o else codes[:, j]
+                            for j, o in enumerate(ours.ordinal_)]).astype(object)
+    theirs = PackageTree.from_numpy(cols, np.asarray(y).astype(str), alpha_merge=alpha_merge,
+                                    max_depth=max_depth, min_parent_node_size=min_parent,
+                                    min_child_node_size=0, variable_types=types)
+    return ours, codes, theirs
+
+
+def _groups(split):
+    return [sorted(int(round(float(v))) for v in g) for g in split.splits]
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_same_tree_as_the_chaid_package(name):
+    X, y, opts = CASES[name]
+    ours, codes, theirs = _fit_both(X, y, **opts)
+    tree = ours.tree_
+    nodes = list(theirs)
+    assert len(nodes) == tree.node_count, f"{name}: node counts differ"
+    assert tree.node_count > 1, f"{name}: the case should grow a tree"
+    path = ours.decision_path(X).tocsc()
+    for i, node in enumerate(nodes):
+        rows = np.sort(path[:, i].nonzero()[0])
+        assert np.array_equal(rows, np.sort(np.asarray(node.indices))), f"{name}: node {i} rows"
+        split = node.split
+        if not split.valid() or tree.is_leaf[i]:
+            assert tree.is_leaf[i] and not split.valid(), f"{name}: node {i} leaf or not"
+            continue
+        assert tree.feature[i] == split.column_id, f"{name}: node {i} split variable"
+        codes_of = tree.codes_of(i)
+        ours_groups = [sorted(np.flatnonzero(codes_of == b).tolist())
+                       for b in range(tree.n_branches(i))]
+        assert ours_groups == _groups(split), f"{name}: node {i} merged groups"
+        assert ours.node_dof_[i] == split.dof
+        assert ours.node_statistic_[i] == pytest.approx(split.score, rel=1e-9)
+        assert ours.node_p_value_[i] == pytest.approx(split.p, rel=1e-9, abs=1e-300)
+
+
+def _stirling2(c, r):
+    """S(c, r) by the recurrence S(c, r) = r·S(c−1, r) + S(c−1, r−1) (not Kass's sum)."""
+    table = [[1]]
+    for n in range(1, c + 1):
+        row = [0] * (n + 1)
+        for k in range(1, n + 1):
+            row[k] = k * (table[n - 1][k] if k <= n - 1 else 0) + table[n - 1][k - 1]
+        table.append(row)
+    return table[c][r]
+
+
+@pytest.mark.parametrize("name", ["monica", "synthetic", "adult_4000"])
+def test_root_p_values_and_bonferroni_by_hand(name):
+    """Every predictor's root test alone (the package's ``best_split`` on one column),
+    and Kass's adjustment of its p-value by hand."""
+    X, y, opts = CASES[name]
+    ours, codes, theirs = _fit_both(X, y, **opts)
+    adjusted = CHAIDClassifier(alpha_merge=opts["alpha_merge"], max_depth=0).fit(X, y)
+    table = adjusted.root_table()
+    for j in range(X.shape[1]):
+        split = theirs._stats.best_split([theirs.vectorised_array[j]], theirs.observed)
+        if not split.valid():
+            assert table["n_groups"].iloc[j] == 0
+            continue
+        assert ours.root_p_value_[j] == pytest.approx(split.p, rel=1e-9, abs=1e-300)
+        assert ours.root_statistic_[j] == pytest.approx(split.score, rel=1e-9)
+        r = len(split.splits)
+        c = len(np.unique(codes[:, j]))
+        b = math.comb(c - 1, r - 1) if ours.ordinal_[j] else _stirling2(c, r)
+        assert table["multiplier"].iloc[j] == b
+        assert table["adjusted_p_value"].iloc[j] == pytest.approx(
+            min(1.0, b * split.p), rel=1e-9, abs=1e-300)

@@ -1,0 +1,361 @@
+"""CHAID (treebook.chaid, treebook.growers.chaid_merge): Kass's multipliers against
+brute-force counts, a merge sequence worked by hand, the tree's structure on a table
+built to need each rule, bad input, weights, binning and prediction."""
+
+import itertools
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from treebook.chaid import CHAIDClassifier, root_p_values
+from treebook.core.impurity import pearson_chi2
+from treebook.growers.chaid_merge import (bonferroni_multiplier, merge_categories,
+                                          predictor_test, table_test)
+from treebook.io.serialize import from_json, to_json
+
+
+# ------------------------------------------------------------------ multipliers by counting
+def _set_partitions(items):
+    """Every partition of ``items`` into non-empty blocks (recursively: the first item
+    joins a block of a partition of the rest, or stands alone)."""
+    if not items:
+        yield []
+        return
+    first, rest = items[0], items[1:]
+    for part in _set_partitions(rest):
+        for i in range(len(part)):
+            yield part[:i] + [[first] + part[i]] + part[i + 1:]
+        yield [[first]] + part
+
+
+def _contiguous(block):
+    return not block or max(block) - min(block) + 1 == len(block)
+
+
+@pytest.mark.parametrize("c", range(1, 8))
+def test_free_multiplier_counts_partitions(c):
+    counts = {}
+    for p in _set_partitions(list(range(c))):
+        counts[len(p)] = counts.get(len(p), 0) + 1
+    for r in range(1, c + 1):
+        assert bonferroni_multiplier(c, r, "free") == counts[r]
+
+
+@pytest.mark.parametrize("c", range(1, 8))
+def test_monotonic_multiplier_counts_contiguous_partitions(c):
+    counts = {}
+    for p in _set_partitions(list(range(c))):
+        if all(_contiguous(b) for b in p):
+            counts[len(p)] = counts.get(len(p), 0) + 1
+    for r in range(1, c + 1):
+        assert bonferroni_multiplier(c, r, "monotonic") == counts[r]
+
+
+@pytest.mark.parametrize("c", range(2, 8))
+def test_floating_multiplier_counts_partitions_with_a_free_missing_category(c):
+    """``c − 1`` ordered categories in contiguous groups, plus one category ``F`` that
+    stands alone or joins any one group."""
+    F = -1
+    counts = {}
+    for p in _set_partitions(list(range(c - 1)) + [F]):
+        if all(_contiguous([v for v in b if v != F]) for b in p):
+            counts[len(p)] = counts.get(len(p), 0) + 1
+    for r in range(1, c + 1):
+        assert bonferroni_multiplier(c, r, "floating") == counts.get(r, 0)
+
+
+def test_multiplier_small_values_and_kass_formula():
+    # S(4, 2) = 7: {a}{bcd} ×4, {ab}{cd} ×3; C(3, 1) = 3 cuts of a row of four
+    assert bonferroni_multiplier(4, 2, "free") == 7
+    assert bonferroni_multiplier(4, 2, "monotonic") == 3
+    # Kass's floating form [(r−1) + r(c−r)] / (c−1) · C(c−1, r−1)
+    for c in range(2, 12):
+        for r in range(1, c + 1):
+            kass = ((r - 1) + r * (c - r)) * math.comb(c - 1, r - 1) / (c - 1)
+            assert bonferroni_multiplier(c, r, "floating") == pytest.approx(kass)
+    assert bonferroni_multiplier(1000, 500, "free") == math.inf  # beyond a float
+
+
+@pytest.mark.parametrize("args, match", [
+    ((3, 4, "free"), "r must be in"), ((3, 0, "free"), "r must be in"),
+    ((0, 1, "free"), "c must be"), ((1, 1, "floating"), "c must be"),
+    ((3, 2, "nominal"), "kind must be"),
+])
+def test_multiplier_bad_arguments(args, match):
+    with pytest.raises(ValueError, match=match):
+        bonferroni_multiplier(*args)
+    with pytest.raises(TypeError, match="c must be an int"):
+        bonferroni_multiplier(3.0, 2)
+
+
+# ------------------------------------------------------------------ a merge worked by hand
+def _x2_2x2(a, b, c, d):
+    """Pearson's X² of [[a, b], [c, d]]: N (ad − bc)² / ((a+b)(c+d)(a+c)(b+d)), and its
+    p-value on 1 df, erfc(sqrt(X²/2))."""
+    n = a + b + c + d
+    x2 = n * (a * d - b * c) ** 2 / ((a + b) * (c + d) * (a + c) * (b + d))
+    return x2, math.erfc(math.sqrt(x2 / 2))
+
+
+# four categories A, B, C, D (rows) of a two-class target
+TABLE = np.array([[10.0, 10.0], [11.0, 9.0], [2.0, 18.0], [18.0, 2.0]])
+
+
+def test_nominal_merge_sequence_by_hand():
+    groups, steps = merge_categories(TABLE, ordinal=False, alpha_merge=0.05)
+    # step 1: the six pairs; A–B is the least significant, p = 0.752, merged
+    x2_ab, p_ab = _x2_2x2(10, 10, 11, 9)
+    assert len(steps) == 1
+    assert steps[0].pair == (0, 1) and steps[0].reason == "alpha"
+    assert steps[0].statistic == pytest.approx(x2_ab) and steps[0].p_value == pytest.approx(p_ab)
+    assert p_ab > 0.05
+    # step 2: AB = (21, 19) against C and D, and C against D: all below 0.05, stop
+    for pair in [(21, 19, 2, 18), (21, 19, 18, 2), (2, 18, 18, 2)]:
+        assert _x2_2x2(*pair)[1] < 0.05
+    assert groups == [(0, 1), (2,), (3,)]
+
+
+def test_ordinal_merge_only_adjacent():
+    """Ordered A, C, B, D: A and B are not neighbours, and every adjacent pair differs
+    (B–D: X² = 6.14, p = 0.013), so nothing merges."""
+    order = [0, 2, 1, 3]
+    groups, steps = merge_categories(TABLE[order], ordinal=True, alpha_merge=0.05)
+    assert steps == [] and groups == [(0,), (1,), (2,), (3,)]
+    x2, p = _x2_2x2(11, 9, 18, 2)
+    assert x2 == pytest.approx(6.1442, abs=1e-4) and p < 0.05
+    # with alpha_merge below B–D's p-value, B and D (codes 2, 3) merge; then A–C
+    # (p = 0.0058) and C–BD still differ at 0.01
+    groups, steps = merge_categories(TABLE[order], ordinal=True, alpha_merge=0.01)
+    assert len(steps) == 1
+    assert steps[0].pair == (2, 3) and steps[0].p_value == pytest.approx(p)
+    assert 0.005 < _x2_2x2(10, 10, 2, 18)[1] < 0.01
+    assert groups == [(0,), (1,), (2, 3)]
+
+
+def test_min_samples_leaf_merges_a_small_group_with_its_least_different_partner():
+    # D holds 4 cases; at alpha_merge = 0.9 no pair is similar enough to merge
+    table = np.array([[10.0, 10.0], [2.0, 18.0], [18.0, 2.0], [4.0, 0.0]])
+    groups, steps = merge_categories(table, ordinal=False, alpha_merge=0.9)
+    assert steps == [] and groups == [(0,), (1,), (2,), (3,)]
+    groups, steps = merge_categories(table, ordinal=False, alpha_merge=0.9,
+                                     min_samples_leaf=5)
+    # D's pairs by hand: with C p = 0.51, with A p = 0.064, with B p < 0.001: C it is
+    p = {k: _x2_2x2(*table[k], 4, 0)[1] for k in (0, 1, 2)}
+    assert max(p, key=p.get) == 2 and p[2] == pytest.approx(0.509, abs=1e-3)
+    assert [(s.pair, s.reason) for s in steps] == [((2, 3), "min_samples_leaf")]
+    assert steps[0].p_value == pytest.approx(p[2])
+    assert groups == [(0,), (1,), (2, 3)]
+
+
+def test_predictor_test_adjusts_by_the_multiplier():
+    t = predictor_test(TABLE, ordinal=False, alpha_merge=0.05)
+    merged = np.array([[21.0, 19.0], [2.0, 18.0], [18.0, 2.0]])
+    # X² of the 3×2 table by the definition Σ (O − E)² / E
+    E = merged.sum(1, keepdims=True) * merged.sum(0, keepdims=True) / merged.sum()
+    x2 = ((merged - E) ** 2 / E).sum()
+    assert t.statistic == pytest.approx(x2) and t.dof == 2
+    assert t.p_value == pytest.approx(math.exp(-x2 / 2))  # χ² on 2 df: sf = e^(−x/2)
+    assert t.multiplier == 6  # S(4, 3): choose the pair that shares a group
+    assert t.adjusted_p_value == pytest.approx(min(1.0, 6 * t.p_value))
+    assert predictor_test(TABLE, ordinal=False, alpha_merge=0.05,
+                          bonferroni=False).adjusted_p_value == t.p_value
+    # one group left: nothing to split
+    assert predictor_test([[10.0, 10.0], [11.0, 9.0]], ordinal=False, alpha_merge=0.05) is None
+
+
+def test_table_test_statistics():
+    x2, p = _x2_2x2(21, 19, 2, 18)
+    assert table_test([[21, 19], [2, 18]]) == (pytest.approx(x2), 1, pytest.approx(p))
+    assert pearson_chi2([[21, 19], [2, 18]]) == pytest.approx(x2)
+    O = np.array([[21.0, 19.0], [2.0, 18.0]])
+    E = O.sum(1, keepdims=True) * O.sum(0, keepdims=True) / O.sum()
+    g = 2 * (O * np.log(O / E)).sum()
+    assert table_test(O, "likelihood")[0] == pytest.approx(g)
+    # an empty class column adds neither X² nor a degree of freedom
+    assert table_test([[21, 19, 0], [2, 18, 0]])[:2] == (pytest.approx(x2), 1)
+    assert table_test([[3, 0], [5, 0]]) == (0.0, 0, 1.0)
+    with pytest.raises(ValueError, match="statistic must be"):
+        table_test(O, "gini")
+
+
+# ------------------------------------------------------------------ the tree
+def _reuse_table():
+    """x1 ∈ {A, B, C}, x2 ∈ {P, Q}, built so that CHAID must split the root on x1
+    (A and B alike, C apart), the {A, B} branch on x2, and both grandchildren on x1
+    again: A and B are alike overall but differ within P and within Q."""
+    cells = {("A", "P"): (30, 0), ("B", "P"): (0, 10), ("A", "Q"): (0, 30),
+             ("B", "Q"): (30, 20), ("C", "Q"): (0, 60)}
+    rows = [(a, b, k) for (a, b), n in cells.items() for k in (0, 1) for _ in range(n[k])]
+    X = pd.DataFrame([(a, b) for a, b, _ in rows], columns=["x1", "x2"])
+    return X, np.array([k for *_, k in rows])
+
+
+def test_tree_reuses_a_predictor_below_itself():
+    X, y = _reuse_table()
+    m = CHAIDClassifier().fit(X, y)
+    t = m.tree_
+    assert t.feature[0] == 0 and t.n_branches(0) == 2
+    # root X²: {A, B} = (60, 60) against C = (0, 60), by hand
+    assert m.node_statistic_[0] == pytest.approx(180 * 3600 ** 2 / (120 * 60 * 60 * 120))
+    assert m.node_adjusted_p_value_[0] == pytest.approx(3 * m.node_p_value_[0])  # S(3, 2)
+    ab = t.children_of(0)[0]
+    assert t.feature[ab] == 1  # x2 below x1
+    assert m.node_statistic_[ab] == pytest.approx(_x2_2x2(30, 10, 30, 50)[0])
+    for g in t.children_of(ab):
+        assert t.feature[g] == 0  # x1 again
+    assert t.is_leaf[t.children_of(0)[1]]  # C is pure
+    assert m.score(X, y) == pytest.approx(1 - 20 / 180)  # (B, Q) holds 30 of one, 20 of the other
+
+
+def test_alpha_split_and_bonferroni_decide_the_split():
+    X, y = _reuse_table()
+    p_root = CHAIDClassifier().fit(X, y).node_adjusted_p_value_[0]
+    assert CHAIDClassifier(alpha_split=p_root).fit(X, y).tree_.node_count == 1
+    assert CHAIDClassifier(alpha_split=np.nextafter(p_root, 1)).fit(X, y).tree_.node_count > 1
+    assert CHAIDClassifier(max_depth=0).fit(X, y).tree_.node_count == 1
+    assert CHAIDClassifier(max_depth=1).fit(X, y).get_depth() == 1
+
+
+def test_root_p_values_table():
+    X, y = _reuse_table()
+    table = root_p_values(X, y)
+    assert list(table.index) == ["x1", "x2"]
+    assert table.loc["x1", "chosen"] and not table.loc["x2", "chosen"]
+    assert table.loc["x1", "groups"] == (("A", "B"), ("C",))
+    assert table.loc["x2", "multiplier"] == 1  # two categories, two groups
+    x2, p = _x2_2x2(30, 10, 30, 110)
+    assert table.loc["x2", "statistic"] == pytest.approx(x2)
+    assert table.loc["x2", "adjusted_p_value"] == pytest.approx(p, rel=1e-6)
+    with pytest.raises(TypeError, match="max_depth"):
+        root_p_values(X, y, max_depth=2)
+
+
+def test_likelihood_criterion_uses_g():
+    X, y = _reuse_table()
+    m = CHAIDClassifier(criterion="likelihood").fit(X, y)
+    O = np.array([[60.0, 60.0], [0.0, 60.0]])
+    E = O.sum(1, keepdims=True) * O.sum(0, keepdims=True) / O.sum()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g = 2 * np.nansum(np.where(O > 0, O * np.log(O / E), 0.0))
+    assert m.node_statistic_[0] == pytest.approx(g)
+
+
+def test_ordinal_parameter_and_ordered_categoricals():
+    X, y = _reuse_table()
+    assert CHAIDClassifier().fit(X, y).ordinal_.tolist() == [False, False]
+    assert CHAIDClassifier(ordinal=["x1"]).fit(X, y).ordinal_.tolist() == [True, False]
+    assert CHAIDClassifier(ordinal=[1]).fit(X, y).ordinal_.tolist() == [False, True]
+    Xo = X.assign(x1=pd.Categorical(X["x1"], categories=["A", "C", "B"], ordered=True))
+    m = CHAIDClassifier().fit(Xo, y)
+    assert m.ordinal_.tolist() == [True, False]
+    # ordered A < C < B: A and B are not neighbours, so they cannot merge at the root
+    assert m.root_table().loc["x1", "multiplier"] == math.comb(2, m.root_n_groups_[0] - 1)
+    assert m.root_n_groups_[0] == 3
+
+
+# ------------------------------------------------------------------ bad input
+@pytest.mark.parametrize("params, kind, name", [
+    (dict(alpha_merge=0.0), ValueError, "alpha_merge"),
+    (dict(alpha_merge=1.5), ValueError, "alpha_merge"),
+    (dict(alpha_split=-0.1), ValueError, "alpha_split"),
+    (dict(alpha_split="0.05"), TypeError, "alpha_split"),
+    (dict(max_depth=-1), ValueError, "max_depth"),
+    (dict(min_samples_split=1), ValueError, "min_samples_split"),
+    (dict(min_samples_leaf=0), ValueError, "min_samples_leaf"),
+    (dict(criterion="gini"), ValueError, "criterion"),
+    (dict(bonferroni="yes"), ValueError, "bonferroni"),
+    (dict(max_bins=1), ValueError, "max_bins"),
+    (dict(ordinal="x1"), TypeError, "ordinal"),
+    (dict(ordinal=["nope"]), ValueError, "ordinal"),
+    (dict(ordinal=[5]), ValueError, "ordinal"),
+])
+def test_bad_parameters_name_the_argument(params, kind, name):
+    X, y = _reuse_table()
+    with pytest.raises(kind, match=name):
+        CHAIDClassifier(**params).fit(X, y)
+
+
+def test_missing_values_are_refused_with_a_hint():
+    X, y = _reuse_table()
+    X.loc[3, "x1"] = None
+    with pytest.raises(ValueError, match="missing values.*impute"):
+        CHAIDClassifier().fit(X, y)
+
+
+# ------------------------------------------------------------------ weights
+def test_integer_weights_are_copies_of_rows():
+    rng = np.random.default_rng(5)
+    X = pd.DataFrame({"a": rng.choice(list("pqrs"), 300), "b": rng.normal(size=300)})
+    y = ((X["a"].isin(["p", "q"])) ^ (X["b"] > 0.5) ^ (rng.random(300) < 0.2)).astype(int)
+    w = rng.integers(0, 4, 300)
+    weighted = CHAIDClassifier(max_bins=5).fit(X, y, sample_weight=w)
+    rep = np.repeat(np.arange(300), w)
+    copied = CHAIDClassifier(max_bins=5).fit(X.iloc[rep], y.iloc[rep])
+    assert weighted.export_text() == copied.export_text()
+    np.testing.assert_allclose(weighted.node_p_value_, copied.node_p_value_, rtol=1e-12)
+    # weights count cases: doubling every weight doubles X² (a two-category column,
+    # where no merging can differ) and makes the test more significant
+    X["c"] = np.where(y.to_numpy() ^ (rng.random(300) < 0.3), "u", "v")
+    doubled = CHAIDClassifier(max_depth=0).fit(X, y, sample_weight=2.0 * w)
+    once = CHAIDClassifier(max_depth=0).fit(X, y, sample_weight=w)
+    assert once.root_n_groups_[2] == 2
+    assert doubled.root_statistic_[2] == pytest.approx(2 * once.root_statistic_[2])
+    assert doubled.root_p_value_[2] < once.root_p_value_[2]
+
+
+# ------------------------------------------------------------------ numeric columns, predict
+def test_numeric_columns_are_binned_by_equal_frequency():
+    rng = np.random.default_rng(2)
+    x = rng.normal(size=1000)
+    y = (x + rng.normal(scale=0.5, size=1000) > 0).astype(int)
+    m = CHAIDClassifier().fit(x[:, None], y)
+    edges = m.bin_edges_[0]
+    assert edges.size == 9 and m.ordinal_.tolist() == [True]
+    counts = np.bincount(np.searchsorted(edges, x, side="left"), minlength=10)
+    assert counts.min() >= 95 and counts.max() <= 105  # about N / 10 each
+    labels = m.tree_.categories[0]
+    assert labels[0] == f"≤ {edges[0]:.6g}" and labels[-1] == f"> {edges[-1]:.6g}"
+    # values beyond the training range fall in the end bins
+    far = m.predict_proba(np.array([[-50.0], [50.0]]))
+    np.testing.assert_array_equal(far[0], m.predict_proba(np.array([[x.min()]]))[0])
+    np.testing.assert_array_equal(far[1], m.predict_proba(np.array([[x.max()]]))[0])
+    # few distinct values: one bin each
+    m = CHAIDClassifier().fit(np.array([[1.0], [2.0], [3.0]] * 20), [0, 1, 1] * 20)
+    assert m.bin_edges_[0].tolist() == [1.5, 2.5]
+
+
+def test_unseen_category_stops_at_the_node():
+    X, y = _reuse_table()
+    m = CHAIDClassifier().fit(X, y)
+    with pytest.warns(UserWarning):
+        proba = m.predict_proba(pd.DataFrame({"x1": ["Z"], "x2": ["P"]}))
+    root = m.tree_.value[0] / m.tree_.value[0].sum()
+    np.testing.assert_allclose(proba[0], root)
+
+
+def test_json_round_trip_rules_and_drawing():
+    rng = np.random.default_rng(8)
+    X = pd.DataFrame({"a": rng.choice(list("pqrs"), 400), "b": rng.normal(size=400),
+                      "c": pd.Categorical(rng.integers(0, 4, 400), ordered=True)})
+    y = np.where(X["a"].isin(["p"]) | (X["b"] > 1) | (X["c"] == 3), "yes", "no")
+    m = CHAIDClassifier(min_samples_leaf=10).fit(X, y)
+    assert m.tree_.node_count > 3
+    loaded = from_json(to_json(m))
+    assert type(loaded) is CHAIDClassifier
+    np.testing.assert_array_equal(loaded.predict_proba(X), m.predict_proba(X))
+    assert loaded.export_text() == m.export_text()
+    assert loaded.to_rules() == m.to_rules()
+    np.testing.assert_array_equal(loaded.node_adjusted_p_value_, m.node_adjusted_p_value_)
+    assert loaded.root_table().equals(m.root_table())
+    assert m.to_graphviz().source.count("->") == m.tree_.node_count - 1
+    # every leaf holds at least min_samples_leaf cases
+    assert m.tree_.weighted_n[m.tree_.is_leaf].min() >= 10
+    doc = json.loads(to_json(m))
+    doc["fitted"]["bin_edges_"]["items"][1]["data"] = [1.0, 0.5]
+    from treebook.core.tree_validation import MalformedModelError
+
+    with pytest.raises(MalformedModelError, match="bin_edges_"):
+        from_json(json.dumps(doc))
