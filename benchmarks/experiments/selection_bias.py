@@ -54,6 +54,7 @@ import time
 
 import numpy as np
 import pandas as pd
+from threadpoolctl import threadpool_limits
 
 from treebook import C45Classifier, CARTClassifier
 from treebook.core.impurity import (
@@ -110,12 +111,20 @@ def learners_available() -> dict:
     return out
 
 
-def selector(name: str, cls):
-    """A depth-1 learner whose stop is switched off: it shows the variable chosen."""
+def root_choice(name: str, cls, X, y) -> int:
+    """Column index of the variable the learner chooses at the root with its stop switched
+    off (the question is which variable it *chooses*, not whether it splits); -1: none.
+
+    ctree: :func:`treebook.ctree.root_pvalues` (the smallest unadjusted p-value; the
+    adjustment for the number of variables is the same for both and cannot change the
+    order). CHAID: a depth-1 tree with ``alpha_split`` just below 1."""
     if name == "ctree":
-        return cls(alpha=1.0, max_depth=1)
+        from treebook.ctree import root_pvalues
+
+        chosen = np.flatnonzero(root_pvalues(X, y, testtype="univariate")["chosen"])
+        return int(chosen[0]) if chosen.size else -1
     if name == "CHAID":
-        return cls(alpha_split=1.0, max_depth=1)
+        return root_feature(cls(alpha_split=1 - 1e-9, max_depth=1).fit(X, y))
     raise ValueError(f"unknown learner {name!r}")
 
 
@@ -140,14 +149,20 @@ def tables(codes, y, V):
 
 def permutation_pvalues(codes, V, y, perms, rng):
     """Permutation p-values of G for each row of ``codes`` against its row of ``y``
-    (``perms`` relabellings, the same for the attributes of one draw when called with
-    the same ``rng`` state): ``(1 + #{G* ≥ G}) / (1 + R)``."""
+    (``perms`` relabellings; called twice with the same ``rng`` state, the attributes of
+    one draw meet the same relabellings): ``(1 + #{G* ≥ G}) / (1 + R)``.
+
+    With two classes a relabelled table is fixed by its class-1 counts per value, one
+    matrix product of the relabellings with the value indicators."""
     reps, n = codes.shape
     out = np.empty(reps)
     g_obs = g_statistic(tables(codes, y, V))
     for r in range(reps):
-        shuffled = y[r][np.argsort(rng.random((perms, n)), axis=1)]
-        g_null = g_statistic(tables(np.broadcast_to(codes[r], (perms, n)), shuffled, V))
+        shuffled = rng.permuted(np.broadcast_to(y[r], (perms, n)), axis=1)
+        onehot = np.eye(V)[codes[r]]                      # n × V
+        ones = shuffled @ onehot                           # perms × V: class-1 counts
+        null = np.stack([onehot.sum(axis=0) - ones, ones], axis=-1)
+        g_null = g_statistic(null)
         out[r] = (1 + np.sum(g_null >= g_obs[r] * (1 - 1e-12))) / (1 + perms)
     return out
 
@@ -188,7 +203,7 @@ def run_nominal(n, delta, values, reps, perms, learner_reps, log=print, **_) -> 
                 for r in range(learner_reps):
                     X = pd.DataFrame({"noise": pd.Categorical(noise[r]),
                                       "competitor": pd.Categorical(comp[r])})
-                    chosen.append(root_feature(selector(name, cls).fit(X, y[r])))
+                    chosen.append(root_choice(name, cls, X, y[r]))
                 chosen = np.array(chosen)
                 rows.append(dict(scenario=scenario, V=V, criterion=name, reps=learner_reps,
                                  noise_chosen=int(np.sum(chosen == 0)),
@@ -199,9 +214,10 @@ def run_nominal(n, delta, values, reps, perms, learner_reps, log=print, **_) -> 
 
 def run_numeric(n, delta, distinct, numeric_reps, log=print, **_) -> pd.DataFrame:
     rows = []
-    makers = {"CART": lambda: CARTClassifier(max_depth=1),
-              "C4.5": lambda: C45Classifier(max_depth=1, pruning=None, collapse=False)}
-    makers.update({name: (lambda name=name, cls=cls: selector(name, cls))
+    makers = {"CART": lambda X, y: root_feature(CARTClassifier(max_depth=1).fit(X, y)),
+              "C4.5": lambda X, y: root_feature(
+                  C45Classifier(max_depth=1, pruning=None, collapse=False).fit(X, y))}
+    makers.update({name: (lambda X, y, name=name, cls=cls: root_choice(name, cls, X, y))
                    for name, cls in learners_available().items()})
     for scenario, d in (("null", 0.0), ("weak", delta)):
         for k in distinct:
@@ -211,9 +227,9 @@ def run_numeric(n, delta, distinct, numeric_reps, log=print, **_) -> pd.DataFram
             comp = rng.integers(0, 2, (numeric_reps, n))
             y = class_labels(comp, d, rng)
             for name, make in makers.items():
-                chosen = np.array([root_feature(make().fit(
+                chosen = np.array([make(
                     pd.DataFrame({"noise": noise[r], "competitor": comp[r].astype(float)}),
-                    y[r])) for r in range(numeric_reps)])
+                    y[r]) for r in range(numeric_reps)])
                 rows.append(dict(scenario=scenario, distinct=k, criterion=name,
                                  reps=numeric_reps, noise_chosen=int(np.sum(chosen == 0)),
                                  none=int(np.sum(chosen == -1))))
@@ -326,7 +342,8 @@ def main(argv=None) -> None:
     for part in args.parts:
         name, run = PARTS[part]
         t0 = time.perf_counter()
-        frame = run(**config)
+        with threadpool_limits(1):
+            frame = run(**config)
         frame["seconds_part"] = round(time.perf_counter() - t0, 1)
         write_results(frame, results_path(args.out, name),
                       command + f"  # config {config}")
