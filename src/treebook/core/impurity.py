@@ -44,6 +44,7 @@ __all__ = [
     "conditional_log_likelihood",
     "positive_class_score",
     "g_statistic",
+    "pearson_chi2",
     "g_test_dof",
     "g_test_pvalue",
 ]
@@ -529,6 +530,34 @@ def g_statistic(counts_by_branch, *, check: bool = True):
     with np.errstate(over="ignore"):
         g = np.maximum(g, 0.0) * top[..., 0, 0]
     return _scalar(g)
+
+
+def pearson_chi2(counts_by_branch, *, check: bool = True):
+    r"""Pearson's statistic of independence of branch and class.
+
+    ``X² = Σ_{v,k} (O_vk − E_vk)² / E_vk`` with observed counts ``O_vk = |D_vk|`` and the
+    counts expected under independence ``E_vk = |D_v| |C_k| / |D|``, summed over the
+    cells with ``E_vk > 0`` (an empty branch or an absent class has no expected count and
+    adds nothing, as :func:`g_test_dof` adds no degree of freedom for it). Under
+    independence ``X²`` is approximately ``χ²`` with :func:`g_test_dof` degrees of
+    freedom, as :func:`g_statistic` is; CHAID (:mod:`treebook.chaid`) uses it by default.
+    With sample weights the counts are weights, read as counts of independent cases.
+    """
+    t = _table(counts_by_branch, check, scale_free=False)
+    # X² is proportional to the total: computed on the table over its largest cell and
+    # multiplied back, so expected counts cannot overflow
+    top = t.max(axis=(-2, -1), keepdims=True)
+    top = np.where(top > 0, top, 1.0)
+    t = t / top
+    rows = t.sum(axis=-1, keepdims=True)
+    cols = t.sum(axis=-2, keepdims=True)
+    total = t.sum(axis=(-2, -1), keepdims=True)
+    expected = rows * cols / np.where(total > 0, total, 1.0)
+    live = expected > 0
+    terms = np.where(live, (t - expected) ** 2 / np.where(live, expected, 1.0), 0.0)
+    with np.errstate(over="ignore"):
+        x2 = np.maximum(terms.sum(axis=(-2, -1)), 0.0) * top[..., 0, 0]
+    return _scalar(x2)
 
 
 def g_test_dof(counts_by_branch, *, check: bool = True):

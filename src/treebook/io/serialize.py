@@ -1,7 +1,7 @@
 """Fitted estimators to JSON and back: one versioned, documented schema.
 
 :func:`to_json` writes a fitted treebook estimator (ID3, C4.5, CLS, CART classifier or
-regressor) as a JSON text; :func:`from_json` reads it back into an estimator that
+regressor, CHAID) as a JSON text; :func:`from_json` reads it back into an estimator that
 predicts exactly what the original predicts (``predict``, ``predict_proba``,
 ``export_text``, ``to_rules``: every float is written with Python's shortest repr, which
 reads back to the same bits). Pickle keeps working as well; JSON is the format to keep,
@@ -306,6 +306,7 @@ def _tree_estimator_classes() -> dict:
     import of a name the document spells)."""
     from ..c45 import C45Classifier
     from ..cart import CARTClassifier, CARTRegressor
+    from ..chaid import CHAIDClassifier
     from ..cls import CLSClassifier, CriterionTreeClassifier
     from ..ctree import ConditionalTreeClassifier, ConditionalTreeRegressor
     from ..hist import HistCARTClassifier, HistCARTRegressor
@@ -314,7 +315,8 @@ def _tree_estimator_classes() -> dict:
 
     classes = (ID3Classifier, C45Classifier, CLSClassifier, CriterionTreeClassifier,
                CARTClassifier, CARTRegressor, HistCARTClassifier, HistCARTRegressor,
-               OptimalTreeClassifier, ConditionalTreeClassifier, ConditionalTreeRegressor)
+               OptimalTreeClassifier, ConditionalTreeClassifier, ConditionalTreeRegressor,
+               CHAIDClassifier)
     return {f"{c.__module__}.{c.__qualname__}": c for c in classes}
 
 
@@ -967,6 +969,17 @@ def _check_fitted(est, regression: bool) -> None:
         if n is not None and len(bins.edges) != n:
             raise MalformedModelError(f"fitted.bin_mapper_: bins of {len(bins.edges)} features "
                                       f"but n_features_in_ = {n}")
+    edges = getattr(est, "bin_edges_", None)
+    if edges is not None:  # CHAID's bins of numeric columns: read by every predict
+        if not isinstance(edges, tuple) or (n is not None and len(edges) != n):
+            raise MalformedModelError(f"fitted.bin_edges_: expected a tuple of {n} entries")
+        for j, e in enumerate(edges):
+            if e is None:
+                continue
+            if not (isinstance(e, np.ndarray) and e.ndim == 1 and e.dtype.kind == "f"
+                    and np.all(np.isfinite(e)) and np.all(np.diff(e) > 0)):
+                raise MalformedModelError(f"fitted.bin_edges_[{j}]: expected null or a 1-D "
+                                          "array of finite, increasing floats")
     names = getattr(est, "feature_names_in_", None)
     if names is not None and n is not None and np.shape(names) != (n,):
         raise MalformedModelError(f"fitted.feature_names_in_: expected {n} names")

@@ -1,0 +1,235 @@
+"""CHAID's pure parts (Kass 1980): merging a predictor's categories and the Bonferroni
+multipliers of the merged test.
+
+Notation: at a node, a predictor has ``c`` categories with cases (its *present*
+categories), each with class counts (a row of the ``(L, K)`` table of all its codes);
+merging leaves ``r`` groups of categories, ``1 ≤ r ≤ c``.
+
+**The test of a table.** A table of ``V`` rows and ``K`` class columns is tested for
+independence of row and class with Pearson's ``X²``
+(:func:`treebook.core.impurity.pearson_chi2`, the default) or the likelihood-ratio
+``G`` (:func:`treebook.core.impurity.g_statistic`), on ``(V' − 1)(K' − 1)`` degrees of
+freedom (:func:`treebook.core.impurity.g_test_dof`: only non-empty rows and classes
+count), ``p = P(χ²_df ≥ X²)``; with 0 degrees of freedom there is nothing to test and
+``p = 1`` (:func:`table_test`).
+
+**Merging** (Kass's step 2, :func:`merge_categories`). Start with one group per present
+category. Among the pairs of groups that may merge — *adjacent* groups for an ordinal
+(Kass's "monotonic") predictor, *any* two for a nominal ("free") one — test each pair's
+``2 × K`` sub-table and take the least significant (largest ``p``; ties to the larger
+statistic, then to the first pair in order; a pair with one class only has nothing to
+test and is taken at once, as the CHAID package takes it). If its ``p ≥ alpha_merge``
+the two are not significantly different: merge them and repeat; otherwise stop. Then,
+while a group holds less weight than ``min_samples_leaf``, the smallest such group is
+merged with the partner it may merge with whose pair is least significant.
+
+Kass's step 3 — splitting a merged group of three or more categories again when a binary
+split of it is significant — is **not** done: this is the variant of the CHAID package
+(Ramotowski and Fitzgerald, PyPI ``CHAID``), the oracle of ``tests/oracles``.
+
+**The Bonferroni multiplier** (Kass 1980; :func:`bonferroni_multiplier`): the number of
+ways ``c`` categories can be reduced to ``r`` groups, by which the merged table's
+``p`` is multiplied (capped at 1) because the merging chose the best of them:
+
+* free (nominal) predictor: ``B = Σ_{i=0}^{r−1} (−1)^i (r−i)^c / (i! (r−i)!)``, the
+  Stirling number of the second kind ``S(c, r)`` (partitions of ``c`` labelled
+  categories into ``r`` non-empty groups);
+* monotonic (ordinal) predictor: ``B = C(c−1, r−1)`` (the ``c − 1`` gaps between
+  neighbours, of which ``r − 1`` are cut);
+* floating predictor (ordinal categories plus one "missing" category that may join any
+  group or stay alone; ``c`` counts it): ``B = C(c−2, r−2) + r·C(c−2, r−1)``, which is
+  Kass's ``[(r−1) + r(c−r)] / (c−1) · C(c−1, r−1)``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from ..core import impurity as imp
+
+__all__ = ["STATISTICS", "MULTIPLIER_KINDS", "bonferroni_multiplier", "table_test",
+           "MergeStep", "merge_categories", "PredictorTest", "predictor_test"]
+
+#: the test statistics CHAID may use: Pearson's X² and the likelihood-ratio G
+STATISTICS = ("pearson", "likelihood")
+#: the kinds of predictor :func:`bonferroni_multiplier` knows
+MULTIPLIER_KINDS = ("free", "monotonic", "floating")
+
+
+def bonferroni_multiplier(c: int, r: int, kind: str = "free") -> float:
+    """Kass's Bonferroni multiplier for ``c`` categories reduced to ``r`` groups.
+
+    ``kind`` is ``"free"`` (nominal: ``S(c, r) = Σ_{i=0}^{r−1} (−1)^i (r−i)^c /
+    (i! (r−i)!)``), ``"monotonic"`` (ordinal: ``C(c−1, r−1)``) or ``"floating"``
+    (ordinal plus a floating category, counted in ``c``: ``C(c−2, r−2) + r·C(c−2,
+    r−1)``). Computed in exact integer arithmetic; a multiplier beyond the largest float
+    is ``inf`` (the adjusted p-value is then 1).
+    """
+    for name, v in (("c", c), ("r", r)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise TypeError(f"{name} must be an int; got {v!r}")
+    c, r = int(c), int(r)
+    if kind not in MULTIPLIER_KINDS:
+        raise ValueError(f"kind must be one of {list(MULTIPLIER_KINDS)}; got {kind!r}")
+    low = 2 if kind == "floating" else 1
+    if c < low:
+        raise ValueError(f"c must be >= {low} for a {kind} predictor; got {c}")
+    if not 1 <= r <= c:
+        raise ValueError(f"r must be in [1, c] = [1, {c}]; got {r}")
+    if kind == "free":
+        # r! S(c, r) = Σ_i (−1)^i C(r, i) (r−i)^c, exactly
+        b = sum((-1) ** i * math.comb(r, i) * (r - i) ** c for i in range(r)) // math.factorial(r)
+    elif kind == "monotonic":
+        b = math.comb(c - 1, r - 1)
+    else:
+        b = (math.comb(c - 2, r - 2) if r >= 2 else 0) + r * math.comb(c - 2, r - 1)
+    try:
+        return float(b)
+    except OverflowError:
+        return math.inf
+
+
+def _statistic(tables: np.ndarray, statistic: str) -> np.ndarray:
+    if statistic == "pearson":
+        return np.asarray(imp.pearson_chi2(tables, check=False), dtype=float)
+    return np.asarray(imp.g_statistic(tables, check=False), dtype=float)
+
+
+def _tests(tables: np.ndarray, statistic: str):
+    """Statistic, degrees of freedom and p-value of each table of a ``(..., V, K)`` stack."""
+    from scipy.stats import chi2  # scipy is a package dependency; imported when used
+
+    stat = _statistic(tables, statistic)
+    dof = np.asarray(imp.g_test_dof(tables, check=False))
+    p = np.where(dof > 0, chi2.sf(stat, np.maximum(dof, 1)), 1.0)
+    return stat, dof, p
+
+
+def table_test(table, statistic: str = "pearson") -> tuple[float, int, float]:
+    """``(statistic, dof, p)`` of the test of independence of the rows and classes of a
+    ``(V, K)`` table: Pearson's ``X²`` or the likelihood-ratio ``G`` (``statistic=
+    "likelihood"``), on ``(V' − 1)(K' − 1)`` degrees of freedom (non-empty rows and
+    columns); ``p = P(χ²_df ≥ statistic)``, 1 when ``df = 0``."""
+    if statistic not in STATISTICS:
+        raise ValueError(f"statistic must be one of {list(STATISTICS)}; got {statistic!r}")
+    t = np.asarray(table, dtype=float)
+    if t.ndim != 2:
+        raise ValueError(f"table must be 2-D (V, K); got shape {t.shape}")
+    stat, dof, p = _tests(t, statistic)
+    return float(stat), int(dof), float(p)
+
+
+class MergeStep(NamedTuple):
+    """One merge: the groups before it, the pair merged (indices into ``groups``), its
+    sub-table's statistic, degrees of freedom and p-value, and why (``"alpha"``: not
+    significantly different; ``"min_samples_leaf"``: a group too small)."""
+
+    groups: tuple
+    pair: tuple
+    statistic: float
+    dof: int
+    p_value: float
+    reason: str
+
+
+def _pairs(n_groups: int, ordinal: bool) -> tuple[np.ndarray, np.ndarray]:
+    if ordinal:
+        i = np.arange(n_groups - 1)
+        return i, i + 1
+    i, j = np.triu_indices(n_groups, k=1)  # (0,1), (0,2), …, (1,2), …: itertools order
+    return i, j
+
+
+def _least_significant(rows: np.ndarray, i: np.ndarray, j: np.ndarray, statistic: str):
+    """Index (into the pairs ``i``, ``j``) of the least significant pair and its test."""
+    tables = np.stack([rows[i], rows[j]], axis=1)  # (P, 2, K)
+    stat, dof, p = _tests(tables, statistic)
+    nothing = np.flatnonzero(dof == 0)
+    if nothing.size:  # one class only in the pair: nothing to test, merge it first
+        b = int(nothing[0])
+    else:
+        top = np.flatnonzero(p == p.max())
+        b = int(top[np.argmax(stat[top])])  # ties: the larger statistic, then the first
+    return b, float(stat[b]), int(dof[b]), float(p[b])
+
+
+def merge_categories(table, *, ordinal: bool, alpha_merge: float, statistic: str = "pearson",
+                     min_samples_leaf: float = 0.0):
+    """Kass's merging of a predictor's categories at a node (the module docstring's rule).
+
+    ``table`` is the ``(L, K)`` class counts of every category code; categories with no
+    weight take no part. Returns ``(groups, steps)``: the groups, each a tuple of codes
+    in increasing order, ordered by their smallest code, and the :class:`MergeStep` list
+    that led there.
+    """
+    t = np.asarray(table, dtype=float)
+    present = np.flatnonzero(t.sum(axis=1) > 0)
+    groups = [(int(c),) for c in present]
+    rows = t[present].copy()
+    steps: list[MergeStep] = []
+
+    def merge(a: int, b: int, test, reason: str):
+        steps.append(MergeStep(tuple(groups), (a, b), *test, reason))
+        groups[a] = tuple(sorted(groups[a] + groups[b]))
+        rows[a] += rows[b]
+        del groups[b]
+        return np.delete(rows, b, axis=0)
+
+    while len(groups) > 1:
+        i, j = _pairs(len(groups), ordinal)
+        k, *test = _least_significant(rows, i, j, statistic)
+        if test[2] < alpha_merge:
+            break  # every pair that may merge differs significantly
+        rows = merge(int(i[k]), int(j[k]), test, "alpha")
+    while len(groups) > 1:
+        size = rows.sum(axis=1)
+        small = np.flatnonzero(size < min_samples_leaf)
+        if not small.size:
+            break
+        g = int(small[np.argmin(size[small])])
+        i, j = _pairs(len(groups), ordinal)
+        mine = np.flatnonzero((i == g) | (j == g))
+        k, *test = _least_significant(rows, i[mine], j[mine], statistic)
+        rows = merge(int(i[mine][k]), int(j[mine][k]), test, "min_samples_leaf")
+    return groups, steps
+
+
+class PredictorTest(NamedTuple):
+    """A predictor's test at a node: its merged ``groups`` (tuples of codes), the
+    number ``n_categories`` of categories present (``c``), the merged table's
+    ``statistic``, ``dof`` and ``p_value``, the Bonferroni ``multiplier`` and the
+    ``adjusted_p_value = min(1, multiplier · p_value)`` (the plain p-value without the
+    adjustment)."""
+
+    groups: tuple
+    n_categories: int
+    statistic: float
+    dof: int
+    p_value: float
+    multiplier: float
+    adjusted_p_value: float
+
+
+def predictor_test(table, *, ordinal: bool, alpha_merge: float, statistic: str = "pearson",
+                   bonferroni: bool = True, min_samples_leaf: float = 0.0) -> PredictorTest | None:
+    """Merge a predictor's categories (:func:`merge_categories`) and test the merged
+    ``r × K`` table (:func:`table_test`); None when fewer than two groups are left
+    (nothing to split). The multiplier is ``bonferroni_multiplier(c, r, "monotonic" if
+    ordinal else "free")`` with ``c`` the categories present, or 1 without
+    ``bonferroni``."""
+    t = np.asarray(table, dtype=float)
+    groups, _ = merge_categories(t, ordinal=ordinal, alpha_merge=alpha_merge,
+                                 statistic=statistic, min_samples_leaf=min_samples_leaf)
+    if len(groups) < 2:
+        return None
+    merged = np.stack([t[list(g)].sum(axis=0) for g in groups])
+    stat, dof, p = _tests(merged, statistic)
+    c = sum(len(g) for g in groups)
+    b = bonferroni_multiplier(c, len(groups), "monotonic" if ordinal else "free") \
+        if bonferroni else 1.0
+    p = float(p)
+    adjusted = min(1.0, b * p) if p > 0 else 0.0
+    return PredictorTest(tuple(groups), c, float(stat), int(dof), p, b, adjusted)
