@@ -14,14 +14,18 @@ Four parts, each a CSV under ``benchmarks/experiments/results/`` whose header li
   an integer and a binomial proportion). Criteria: information gain, gain ratio, Gini
   gain, the conditional likelihood score (chapter 5: ``-H(D|A)``), the G-test's ``χ²``
   p-value, the G-test's permutation p-value (``--perms`` relabellings, ``p = (1 + #{G* ≥
-  G}) / (1 + R)``), and the learners CHAID and ctree fitted to depth 1 with their
-  stopping switched off (``alpha_split = 1`` / ``alpha = 1``: the question is which
-  variable they *choose*, not whether they split).
+  G}) / (1 + R)``), and the learners' root tests with their stop switched off (the
+  question is which variable they *choose*, not whether they split): ctree's p-values
+  (``treebook.ctree.root_pvalues``, on the first ``learner_reps`` draws) and CHAID's
+  Kass-adjusted p-values (``treebook.chaid.root_p_values``, on the first
+  ``chaid_reps`` draws: CHAID's merging of 100 categories takes about a second). A
+  predictor CHAID cannot test (its categories all merged into one group) counts as
+  p = 1; ``ties`` counts the draws decided by the coin.
 * ``selection_bias_numeric.csv`` — the same with a **numeric** noise attribute with
   ``k`` distinct values (``k`` equally likely values spread over ``[0, 1)``) against the
-  binary competitor; CART, C4.5 (``pruning=None, collapse=False``), CHAID and ctree,
-  fitted to depth 1. A learner that makes the root a leaf chose neither (counted in
-  ``none``).
+  binary competitor; CART and C4.5 (``pruning=None, collapse=False``) fitted to depth
+  1 (a stump that stays a leaf chose neither: ``none``), ctree and CHAID (which bins the
+  numeric column into at most 10 bins) by their root tests as above.
 * ``selection_bias_accuracy.csv`` — what it costs: stratified 5-fold cross-validation,
   repeated ``--cv-repeats`` times, on data sets of chapter 6 (``pruning_comparison``):
   CART with cost-complexity pruning (α by 5-fold CV, 1-SE rule,
@@ -75,12 +79,13 @@ _spec.loader.exec_module(pruning_comparison)
 
 #: the configuration of the committed run
 FULL = dict(n=200, delta=0.1, values=(2, 3, 5, 10, 20, 50, 100), reps=1000, perms=499,
-            learner_reps=400, distinct=(2, 5, 10, 20, 50, 100, 200), numeric_reps=500,
+            learner_reps=400, chaid_reps=100, distinct=(2, 5, 10, 20, 50, 100, 200),
+            numeric_reps=400,
             datasets=("iris", "wine", "breast_cancer", "biopsy", "pima", "titanic"),
             cv_repeats=2, importance_dataset="breast_cancer", importance_repeats=10)
 #: seconds: the test suite runs it
 SMOKE = dict(n=60, delta=0.1, values=(2, 10), reps=40, perms=49, learner_reps=10,
-             distinct=(2, 60), numeric_reps=10, datasets=("iris",), cv_repeats=1,
+             chaid_reps=5, distinct=(2, 60), numeric_reps=10, datasets=("iris",), cv_repeats=1,
              importance_dataset="iris", importance_repeats=1)
 
 #: the measures of chapter 1 and chapter 5 (the package's, on batches of tables);
@@ -111,21 +116,26 @@ def learners_available() -> dict:
     return out
 
 
-def root_choice(name: str, cls, X, y) -> int:
-    """Column index of the variable the learner chooses at the root with its stop switched
-    off (the question is which variable it *chooses*, not whether it splits); -1: none.
+def root_pvalues_of(name: str, X, y) -> np.ndarray:
+    """Per column of X, the p-value by which the learner compares it at the root, with
+    the learner's stop switched off (the question is which variable it *chooses*, not
+    whether it splits); a column the learner cannot test counts as p = 1.
 
-    ctree: :func:`treebook.ctree.root_pvalues` (the smallest unadjusted p-value; the
-    adjustment for the number of variables is the same for both and cannot change the
-    order). CHAID: a depth-1 tree with ``alpha_split`` just below 1."""
+    ctree: :func:`treebook.ctree.root_pvalues`, unadjusted (the adjustment for the number
+    of variables is the same for both columns and cannot change their order). CHAID:
+    :func:`treebook.chaid.root_p_values`, adjusted by Kass's multipliers (part of CHAID's
+    choice); a predictor whose categories all merged into one group has no test."""
     if name == "ctree":
         from treebook.ctree import root_pvalues
 
-        chosen = np.flatnonzero(root_pvalues(X, y, testtype="univariate")["chosen"])
-        return int(chosen[0]) if chosen.size else -1
-    if name == "CHAID":
-        return root_feature(cls(alpha_split=1 - 1e-9, max_depth=1).fit(X, y))
-    raise ValueError(f"unknown learner {name!r}")
+        p = root_pvalues(X, y, testtype="univariate")["pvalue"].to_numpy(float)
+    elif name == "CHAID":
+        from treebook.chaid import root_p_values
+
+        p = root_p_values(X, y)["adjusted_p_value"].to_numpy(float)
+    else:
+        raise ValueError(f"unknown learner {name!r}")
+    return np.where(np.isfinite(p), p, 1.0)
 
 
 def root_feature(model) -> int:
@@ -168,16 +178,34 @@ def permutation_pvalues(codes, V, y, perms, rng):
 
 
 def _noise_wins(s_noise, s_comp, larger_better, rng):
-    """Per draw, whether the noise attribute wins; ties by a fair coin."""
+    """Per draw, whether the noise attribute wins, and whether it was a tie (ties are
+    broken by a fair coin)."""
     s_noise, s_comp = np.asarray(s_noise, float), np.asarray(s_comp, float)
     tie = np.isclose(s_noise, s_comp, rtol=1e-12, atol=1e-15)
     better = s_noise > s_comp if larger_better else s_noise < s_comp
-    return np.where(tie, rng.random(s_noise.shape) < 0.5, better)
+    return np.where(tie, rng.random(s_noise.shape) < 0.5, better), tie
 
 
-def run_nominal(n, delta, values, reps, perms, learner_reps, log=print, **_) -> pd.DataFrame:
+def _row(wins, tie, **keys) -> dict:
+    return dict(**keys, reps=int(wins.size), noise_chosen=int(wins.sum()),
+                ties=int(tie.sum()), none=0)
+
+
+def _learner_rows(learners, reps, make_X, y, rng, **keys) -> list:
+    """One row per learner: its root choice on the first ``reps[name]`` draws."""
+    rows = []
+    for name in learners:
+        p = np.array([root_pvalues_of(name, make_X(r), y[r]) for r in range(reps[name])])
+        wins, tie = _noise_wins(p[:, 0], p[:, 1], False, rng)
+        rows.append(_row(wins, tie, criterion=name, **keys))
+    return rows
+
+
+def run_nominal(n, delta, values, reps, perms, learner_reps, chaid_reps, log=print,
+                **_) -> pd.DataFrame:
     rows = []
     learners = learners_available()
+    lreps = {"ctree": learner_reps, "CHAID": chaid_reps}
     for scenario, d in (("null", 0.0), ("weak", delta)):
         for V in values:
             t0 = time.perf_counter()
@@ -186,39 +214,33 @@ def run_nominal(n, delta, values, reps, perms, learner_reps, log=print, **_) -> 
             comp = rng.integers(0, 2, (reps, n))
             y = class_labels(comp, d, rng)
             t_noise, t_comp = tables(noise, y, V), tables(comp, y, 2)
+            keys = dict(scenario=scenario, V=V)
             for name, (measure, larger) in MEASURES.items():
-                wins = _noise_wins(measure(t_noise), measure(t_comp), larger, rng)
-                rows.append(dict(scenario=scenario, V=V, criterion=name, reps=reps,
-                                 noise_chosen=int(wins.sum()), none=0))
+                wins, tie = _noise_wins(measure(t_noise), measure(t_comp), larger, rng)
+                rows.append(_row(wins, tie, criterion=name, **keys))
             perm_rng = np.random.default_rng([V, int(d * 1000), 1])
             state = perm_rng.bit_generator.state
             p_noise = permutation_pvalues(noise, V, y, perms, perm_rng)
             perm_rng.bit_generator.state = state          # the same relabellings
             p_comp = permutation_pvalues(comp, 2, y, perms, perm_rng)
-            wins = _noise_wins(p_noise, p_comp, False, rng)
-            rows.append(dict(scenario=scenario, V=V, criterion="permutation p-value",
-                             reps=reps, noise_chosen=int(wins.sum()), none=0))
-            for name, cls in learners.items():
-                chosen = []
-                for r in range(learner_reps):
-                    X = pd.DataFrame({"noise": pd.Categorical(noise[r]),
-                                      "competitor": pd.Categorical(comp[r])})
-                    chosen.append(root_choice(name, cls, X, y[r]))
-                chosen = np.array(chosen)
-                rows.append(dict(scenario=scenario, V=V, criterion=name, reps=learner_reps,
-                                 noise_chosen=int(np.sum(chosen == 0)),
-                                 none=int(np.sum(chosen == -1))))
+            wins, tie = _noise_wins(p_noise, p_comp, False, rng)
+            rows.append(_row(wins, tie, criterion="permutation p-value", **keys))
+
+            def make_X(r):
+                return pd.DataFrame({"noise": pd.Categorical(noise[r]),
+                                     "competitor": pd.Categorical(comp[r])})
+
+            rows += _learner_rows(learners, lreps, make_X, y, rng, **keys)
             log(f"nominal {scenario:4s} V={V:3d}: {time.perf_counter() - t0:5.1f} s")
     return pd.DataFrame(rows)
 
 
 def run_numeric(n, delta, distinct, numeric_reps, log=print, **_) -> pd.DataFrame:
+    """CART and C4.5 as fitted stumps; ctree and CHAID by their root tests."""
     rows = []
-    makers = {"CART": lambda X, y: root_feature(CARTClassifier(max_depth=1).fit(X, y)),
-              "C4.5": lambda X, y: root_feature(
-                  C45Classifier(max_depth=1, pruning=None, collapse=False).fit(X, y))}
-    makers.update({name: (lambda X, y, name=name, cls=cls: root_choice(name, cls, X, y))
-                   for name, cls in learners_available().items()})
+    stumps = {"CART": lambda: CARTClassifier(max_depth=1),
+              "C4.5": lambda: C45Classifier(max_depth=1, pruning=None, collapse=False)}
+    learners = learners_available()
     for scenario, d in (("null", 0.0), ("weak", delta)):
         for k in distinct:
             t0 = time.perf_counter()
@@ -226,13 +248,19 @@ def run_numeric(n, delta, distinct, numeric_reps, log=print, **_) -> pd.DataFram
             noise = rng.integers(0, k, (numeric_reps, n)) / k
             comp = rng.integers(0, 2, (numeric_reps, n))
             y = class_labels(comp, d, rng)
-            for name, make in makers.items():
-                chosen = np.array([make(
-                    pd.DataFrame({"noise": noise[r], "competitor": comp[r].astype(float)}),
-                    y[r]) for r in range(numeric_reps)])
-                rows.append(dict(scenario=scenario, distinct=k, criterion=name,
-                                 reps=numeric_reps, noise_chosen=int(np.sum(chosen == 0)),
-                                 none=int(np.sum(chosen == -1))))
+            keys = dict(scenario=scenario, distinct=k)
+
+            def make_X(r):
+                return pd.DataFrame({"noise": noise[r], "competitor": comp[r].astype(float)})
+
+            for name, make in stumps.items():
+                chosen = np.array([root_feature(make().fit(make_X(r), y[r]))
+                                   for r in range(numeric_reps)])
+                row = _row(chosen == 0, np.zeros(numeric_reps, bool), criterion=name, **keys)
+                row["none"] = int(np.sum(chosen == -1))
+                rows.append(row)
+            rows += _learner_rows(learners, {name: numeric_reps for name in learners},
+                                  make_X, y, rng, **keys)
             log(f"numeric {scenario:4s} k={k:3d}: {time.perf_counter() - t0:5.1f} s")
     return pd.DataFrame(rows)
 
