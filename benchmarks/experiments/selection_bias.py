@@ -7,7 +7,7 @@ Four parts, each a CSV under ``benchmarks/experiments/results/`` whose header li
 * ``selection_bias_nominal.csv`` — the root's choice between two categorical attributes on
   ``n`` cases with two classes: a **noise** attribute with ``V`` equally likely values,
   drawn independently of the class, and a binary **competitor**. In the scenario
-  ``null`` the competitor is noise too (an unbiased criterion picks either half the
+  ``useless`` the competitor is noise too (an unbiased criterion picks either half the
   time, whatever ``V``); in ``weak`` it is informative, ``P(y = 1 | x = 1) = 1/2 + δ``,
   ``P(y = 1 | x = 0) = 1/2 − δ``. Per scenario, ``V`` and criterion: how many of the
   ``reps`` draws chose the noise attribute (ties broken by a fair coin, so the count is
@@ -78,9 +78,9 @@ pruning_comparison = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(pruning_comparison)
 
 #: the configuration of the committed run
-FULL = dict(n=200, delta=0.1, values=(2, 3, 5, 10, 20, 50, 100), reps=1000, perms=499,
-            learner_reps=400, chaid_reps=100, distinct=(2, 5, 10, 20, 50, 100, 200),
-            numeric_reps=400,
+FULL = dict(n=200, delta=0.1, values=(2, 3, 5, 10, 20, 50, 100), reps=1000, perms=199,
+            learner_reps=300, chaid_reps=80, distinct=(2, 5, 10, 20, 50, 100, 200),
+            numeric_reps=300,
             datasets=("iris", "wine", "breast_cancer", "biopsy", "pima", "titanic"),
             cv_repeats=2, importance_dataset="breast_cancer", importance_repeats=10)
 #: seconds: the test suite runs it
@@ -206,7 +206,7 @@ def run_nominal(n, delta, values, reps, perms, learner_reps, chaid_reps, log=pri
     rows = []
     learners = learners_available()
     lreps = {"ctree": learner_reps, "CHAID": chaid_reps}
-    for scenario, d in (("null", 0.0), ("weak", delta)):
+    for scenario, d in (("useless", 0.0), ("weak", delta)):
         for V in values:
             t0 = time.perf_counter()
             rng = np.random.default_rng([V, int(d * 1000)])
@@ -241,7 +241,7 @@ def run_numeric(n, delta, distinct, numeric_reps, log=print, **_) -> pd.DataFram
     stumps = {"CART": lambda: CARTClassifier(max_depth=1),
               "C4.5": lambda: C45Classifier(max_depth=1, pruning=None, collapse=False)}
     learners = learners_available()
-    for scenario, d in (("null", 0.0), ("weak", delta)):
+    for scenario, d in (("useless", 0.0), ("weak", delta)):
         for k in distinct:
             t0 = time.perf_counter()
             rng = np.random.default_rng([k, int(d * 1000), 2])
