@@ -97,6 +97,15 @@ EXPECTED = {
                                    "n_prune", "n_test", "test_error", "prune_error",
                                    "leaves", "nodes", "leaves_opt", "leaves_diff", "over",
                                    "under", "distance"]},
+    "selection_bias": {
+        "selection_bias_nominal.csv": ["criterion", "scenario", "V", "reps", "noise_chosen",
+                                       "ties", "none"],
+        "selection_bias_numeric.csv": ["criterion", "scenario", "distinct", "reps",
+                                       "noise_chosen", "ties", "none"],
+        "selection_bias_accuracy.csv": ["dataset", "repeat", "fold", "learner", "accuracy",
+                                        "leaves", "constant"],
+        "selection_bias_importance.csv": ["dataset", "repeat", "model", "feature", "noise",
+                                          "mdi", "perm_test", "leaves", "test_accuracy"]},
     "scale_parquet": {
         "scale_parquet.csv": ["n", "max_bins", "workers", "partitions", "level",
                               "open_nodes", "seconds", "bytes_per_partition", "leaves",

@@ -22,10 +22,12 @@ from .c45 import C45Classifier
 from .cls import CLSClassifier
 from .cart import CARTClassifier, CARTRegressor
 from .optimal import OptimalTreeClassifier
+from .ctree import ConditionalTreeClassifier, ConditionalTreeRegressor
 
 __all__ = [
     "ID3Classifier", "C45Classifier", "CARTClassifier", "CARTRegressor", "CLSClassifier",
     "OptimalTreeClassifier",
+    "ConditionalTreeClassifier", "ConditionalTreeRegressor",
     "Tree", "entropy", "conditional_entropy", "information_gain", "split_information",
     "gain_ratio", "gini", "gini_index", "gini_gain", "misclassification_error", "variance",
 ]

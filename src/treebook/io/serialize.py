@@ -308,13 +308,15 @@ def _tree_estimator_classes() -> dict:
     from ..cart import CARTClassifier, CARTRegressor
     from ..chaid import CHAIDClassifier
     from ..cls import CLSClassifier, CriterionTreeClassifier
+    from ..ctree import ConditionalTreeClassifier, ConditionalTreeRegressor
     from ..hist import HistCARTClassifier, HistCARTRegressor
     from ..id3 import ID3Classifier
     from ..optimal import OptimalTreeClassifier
 
     classes = (ID3Classifier, C45Classifier, CLSClassifier, CriterionTreeClassifier,
                CARTClassifier, CARTRegressor, HistCARTClassifier, HistCARTRegressor,
-               OptimalTreeClassifier, CHAIDClassifier)
+               OptimalTreeClassifier, ConditionalTreeClassifier, ConditionalTreeRegressor,
+               CHAIDClassifier)
     return {f"{c.__module__}.{c.__qualname__}": c for c in classes}
 
 
