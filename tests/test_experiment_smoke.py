@@ -68,6 +68,10 @@ EXPECTED = {
                                 "predicted"],
         "instability.csv": ["n_train", "boot", "tree", "alpha", "root_feature", "leaves",
                             "test_accuracy", "disagree_original", "disagree_pairwise"]},
+    "c45_pruning": {
+        "c45_confidence_cv.csv": ["repeat", "fold", "confidence", "accuracy", "leaves"],
+        "c45_size_n.csv": ["n", "repeat", "confidence", "leaves", "accuracy"],
+        "c45_mdl.csv": ["dataset", "n", "fold", "mdl_correction", "accuracy", "leaves"]},
     "complexity_learners": {
         "complexity_learners.csv": ["learner", "data", "sweep", "n", "m", "max_depth",
                                     "cpu_seconds", "nodes", "depth", "work"]},

@@ -55,29 +55,31 @@ pytestmark = pytest.mark.skipif(not WEKA_JAR.exists(),
 
 @pytest.fixture(scope="module")
 def j48_results():
-    import subprocess
-
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=PARITY_CSV.parents[3],
-                            capture_output=True, text=True).stdout.strip() or "unknown"
     keys = [p.values for p in JOBS]
     results = run_j48([(EXAMPLES / f"{name}.arff", opt) for name, opt in keys], BUILD)
     yield dict(zip(keys, results))
     if len(_OUTCOMES) == len(RUNS):  # a full run: record the table
-        _write_parity_csv(commit)
+        _write_parity_csv()
 
 
-def _write_parity_csv(commit: str):
-    import datetime
+def _write_parity_csv():
+    """Write the table, its header (command, date, commit, load average) written here by
+    ``teaching.experiments.write_results``: one row per data set, option set and grower."""
+    import pandas as pd
 
-    rows = ["dataset,j48_options,c45_parameters,grower,j48_leaves,treebook_leaves,"
-            "same_leaves,same_distributions,same_predictions"]
+    from treebook.teaching.experiments import write_results
+
+    rows = []
     for (name, opt, grower), o in _OUTCOMES.items():
         params = " ".join(f"{k}={v}" for k, v in OPTIONS[opt].items()) or "defaults"
-        rows.append(f"{name},{opt},{params},{grower},{o['j48_leaves']},{o['treebook_leaves']},"
-                    f"{o['leaves']},{o['distributions']},{o['predictions']}")
-    header = ["# command: make crosscheck (tests/oracles/test_j48.py, Weka 3.6 J48)",
-              f"# date: {datetime.date.today().isoformat()}", f"# commit: {commit}"]
-    PARITY_CSV.write_text("\n".join(header + rows) + "\n")
+        rows.append({"dataset": name, "j48_options": opt, "c45_parameters": params,
+                     "grower": grower, "j48_leaves": o["j48_leaves"],
+                     "treebook_leaves": o["treebook_leaves"], "same_leaves": o["leaves"],
+                     "same_distributions": o["distributions"],
+                     "same_predictions": o["predictions"]})
+    write_results(pd.DataFrame(rows), PARITY_CSV,
+                  "PYTHONPATH=src python -m pytest tests/oracles/test_j48.py "
+                  f"(Weka 3.6.14 J48; C4.5 growers {' and '.join(GROWERS)})")
 
 
 def _treebook_leaves(model):
