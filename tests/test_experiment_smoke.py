@@ -68,6 +68,9 @@ EXPECTED = {
                                 "predicted"],
         "instability.csv": ["n_train", "boot", "tree", "alpha", "root_feature", "leaves",
                             "test_accuracy", "disagree_original", "disagree_pairwise"]},
+    "cls_imbalance": {
+        "cls_imbalance.csv": ["data", "criterion", "repeat", "fold", "balanced_accuracy",
+                              "pr_auc", "minority_recall", "leaves"]},
     "complexity_learners": {
         "complexity_learners.csv": ["learner", "data", "sweep", "n", "m", "max_depth",
                                     "cpu_seconds", "nodes", "depth", "work"]},
