@@ -72,6 +72,9 @@ EXPECTED = {
         "c45_confidence_cv.csv": ["repeat", "fold", "confidence", "accuracy", "leaves"],
         "c45_size_n.csv": ["n", "repeat", "confidence", "leaves", "accuracy"],
         "c45_mdl.csv": ["dataset", "n", "fold", "mdl_correction", "accuracy", "leaves"]},
+    "cls_imbalance": {
+        "cls_imbalance.csv": ["data", "criterion", "repeat", "fold", "balanced_accuracy",
+                              "pr_auc", "minority_recall", "leaves"]},
     "complexity_learners": {
         "complexity_learners.csv": ["learner", "data", "sweep", "n", "m", "max_depth",
                                     "cpu_seconds", "nodes", "depth", "work"]},

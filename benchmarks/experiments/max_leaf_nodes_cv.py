@@ -5,7 +5,10 @@ For each repeat ``r`` a stratified 5-fold split (shuffled with seed ``r``); in e
 ``CARTClassifier(max_leaf_nodes=k)`` for each budget ``k`` of :data:`BUDGETS` and the
 fully grown tree (``k = 0`` in the file: no limit) are fitted on four folds and scored on
 the fifth. Nothing is tuned: every budget is reported, so the chapter can show the whole
-curve with its standard errors and the paired differences from the full tree.
+curve with its standard errors and the paired differences from the full tree. For
+comparison, ``k = -1`` (:data:`CCP`) is CART's own answer: the fully grown tree pruned by
+cost-complexity at the 1-SE α of ``select_alpha_cv`` (5 inner folds of the four training
+folds, seeded by ``5 * repeat + fold``).
 
 Usage::
 
@@ -31,15 +34,18 @@ from sklearn.model_selection import StratifiedKFold
 
 from treebook import CARTClassifier
 from treebook.datasets import load_hmda
+from treebook.prune.cost_complexity import select_alpha_cv
 from treebook.teaching.experiments import load_average, results_path
 
 ROOT = Path(__file__).resolve().parents[2]
 OUT = ROOT / "benchmarks" / "experiments" / "results" / "max_leaf_nodes_cv.csv"
-#: the leaf budgets (0: no limit, the fully grown tree)
-BUDGETS = (2, 4, 8, 16, 32, 64, 0)
+#: not a budget: the fully grown tree pruned at the 1-SE α of an inner cross-validation
+CCP = -1
+#: the leaf budgets (0: no limit, the fully grown tree; -1: :data:`CCP`)
+BUDGETS = (2, 4, 8, 16, 32, 64, 0, CCP)
 FOLDS = 5
-#: ``--smoke``: one repeat of 2-fold CV, three budgets (one of them no limit)
-SMOKE = dict(repeats=range(1), budgets=(2, 8, 0), folds=2)
+#: ``--smoke``: one repeat of 2-fold CV, three budgets (one of them no limit) and CCP
+SMOKE = dict(repeats=range(1), budgets=(2, 8, 0, CCP), folds=2)
 
 
 def run(repeats=range(10), budgets=BUDGETS, folds: int = FOLDS) -> pd.DataFrame:
@@ -51,7 +57,12 @@ def run(repeats=range(10), budgets=BUDGETS, folds: int = FOLDS) -> pd.DataFrame:
         split = StratifiedKFold(n_splits=folds, shuffle=True, random_state=r)
         for f, (train, test) in enumerate(split.split(X, y)):
             for k in budgets:
-                model = CARTClassifier(max_leaf_nodes=k or None)
+                if k == CCP:
+                    inner = select_alpha_cv(CARTClassifier(), X.iloc[train], y[train], cv=5,
+                                            random_state=folds * r + f)
+                    model = CARTClassifier(ccp_alpha=inner.alpha)
+                else:
+                    model = CARTClassifier(max_leaf_nodes=k or None)
                 model.fit(X.iloc[train], y[train])
                 error = float(np.mean(model.predict(X.iloc[test]) != y[test]))
                 rows.append((r, f, k, error, model.get_n_leaves()))
