@@ -142,13 +142,19 @@ class BinMapper:
     def is_categorical(self) -> np.ndarray:
         return np.array(self.categorical if self.categorical else [False] * len(self.edges))
 
+    @property
+    def code_dtype(self):
+        """The narrowest code type: ``uint8`` when every code, the missing bin included,
+        is below 256 (at most 255 known bins per feature), else ``uint16``."""
+        return np.dtype(np.uint8) if self.missing_bin <= 255 else np.dtype(np.uint16)
+
     def transform(self, X) -> np.ndarray:
-        """Bin codes, shape ``(n, m)``: ``code = #{edges < x}`` (``uint16``); NaN gets
-        :attr:`missing_bin`."""
+        """Bin codes, shape ``(n, m)``, C order: ``code = #{edges < x}``, of
+        :attr:`code_dtype`; NaN gets :attr:`missing_bin`."""
         X = np.asarray(X, dtype=float)
         if X.ndim != 2 or X.shape[1] != len(self.edges):
             raise ValueError(f"X must have {len(self.edges)} columns; got shape {X.shape}")
-        out = np.empty(X.shape, dtype=np.uint16)
+        out = np.empty(X.shape, dtype=self.code_dtype)
         for f, e in enumerate(self.edges):
             x = X[:, f]
             out[:, f] = np.where(np.isnan(x), self.missing_bin,
