@@ -196,7 +196,8 @@ class _HistMixin:
             *moved, total = dask.persist(*[o[0] for o in outs], total)
             nodes[:] = moved  # the rows' nodes after this pass, where the codes are
             got = dask.compute(total)[0]
-            self.timings_.append(("kernel", len(self.levels_), got[4]))
+            self.timings_ += [("kernel", len(self.levels_), got[4]),
+                              ("sent_bytes", len(self.levels_), got[5])]
             return got[:4]
 
         from .core.encoding import FeatureEncoder

@@ -45,6 +45,8 @@ def merge_summaries(summaries):
     """Merge ``(values, counts)`` summaries of several blocks: equal values add their
     counts (integers, so the order of the blocks does not matter)."""
     summaries = list(summaries)
+    if len(summaries) == 1:  # one block: already distinct and counted
+        return summaries[0][0], np.asarray(summaries[0][1], dtype=np.int64)
     values = np.concatenate([s[0] for s in summaries])
     counts = np.concatenate([s[1] for s in summaries])
     distinct, inverse = np.unique(values, return_inverse=True)

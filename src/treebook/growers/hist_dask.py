@@ -9,6 +9,7 @@ reduction's partial sums), never a row.
 
 from __future__ import annotations
 
+import pickle
 import time
 
 import numpy as np
@@ -138,21 +139,23 @@ def bin_block(block, mapper, classes):
 def partition_level(binned, node_of_row, table, slot, build, n_build, n_bins, n_classes):
     """One level's pass over a binned partition: ``(node_of_row, partial)``, the rows'
     nodes after the pass (a new array: a persisted input is never written) and
-    ``partial = (hist, totals, ymin, ymax, seconds)``, the kernel's sums and the
-    seconds it took."""
+    ``partial = (hist, totals, ymin, ymax, seconds, sent)``, the kernel's sums, the
+    seconds it took and ``sent``, the bytes of those sums pickled (what the partition
+    sends: measured, not computed)."""
     codes, target, weight = binned
     node_of_row = (np.zeros(codes.shape[0], np.int32) if node_of_row is None
                    else node_of_row.copy())
     t = time.perf_counter()
     got = level_histogram(codes, target, weight, node_of_row, *table, slot, build,
                           len(build), n_build, n_bins, n_classes)
-    return node_of_row, (*got, time.perf_counter() - t)
+    seconds = time.perf_counter() - t
+    return node_of_row, (*got, seconds, len(pickle.dumps(got, protocol=5)))
 
 
 def combine_timed(a, b):
     """:func:`treebook.growers.hist.combine_histograms` of two partials, their kernel
-    seconds added."""
-    return (*combine_histograms(a[:4], b[:4]), a[4] + b[4])
+    seconds added, the larger of their sent bytes kept."""
+    return (*combine_histograms(a[:4], b[:4]), a[4] + b[4], max(a[5], b[5]))
 
 
 def delayed_tree_sum(parts, combine):
