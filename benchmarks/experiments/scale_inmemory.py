@@ -57,13 +57,21 @@ from scale_parquet import make_partition  # noqa: E402  the same synthetic rows
 DEPTH, BINS = 6, 255
 
 
-def data(n, seed=0):
-    """``X`` (n × 10), the 3-class label, a real response and fractional weights."""
-    frame = make_partition(0, n, seed)
-    X = np.ascontiguousarray(frame[[f"x{j}" for j in range(10)]].to_numpy())
-    y = frame["y"].to_numpy()
+def data(n, seed=0, chunk=1_000_000):
+    """``X`` (n × 10), the 3-class label, a real response and fractional weights, made
+    ``chunk`` rows at a time (partition ``i`` of ``scale_parquet.make_partition``) into
+    arrays allocated once, so that making the data never holds two copies of them."""
+    X = np.empty((n, 10))
+    y = np.empty(n, np.int64)
+    w = np.empty(n)
+    for i, a in enumerate(range(0, n, chunk)):
+        b = min(a + chunk, n)
+        frame = make_partition(i, b - a, seed)
+        X[a:b] = frame[[f"x{j}" for j in range(10)]].to_numpy()
+        y[a:b], w[a:b] = frame["y"].to_numpy(), frame["w"].to_numpy()
+        del frame
     r = X[:, 0] + 0.8 * X[:, 1] * X[:, 2] - 0.5 * np.sin(3 * X[:, 3]) + 0.3 * y
-    return X, y, r, frame["w"].to_numpy()
+    return X, y, r, w
 
 
 def phases(n, repeat):

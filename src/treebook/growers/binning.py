@@ -126,9 +126,14 @@ class BinMapper:
         :func:`value_summary` (``sketch_points=None``: exact) and merged."""
         X = np.asarray(X, dtype=float)
         blocks = row_blocks(X.shape[0], block_size)
-        return cls.from_summaries(
-            [merge_summaries(value_summary(X[a:b, f], sketch_points) for a, b in blocks)
-             for f in range(X.shape[1])], max_bins, n_categories)
+        n_categories = [0] * X.shape[1] if n_categories is None else list(n_categories)
+        # one feature at a time: an exact summary of a continuous column is as large as
+        # the column, so the summaries of all features at once would double the data
+        pieces = [cls.from_summaries(
+            [merge_summaries(value_summary(X[a:b, f], sketch_points) for a, b in blocks)],
+            max_bins, [n_categories[f]]) for f in range(X.shape[1])]
+        return cls(*(tuple(getattr(p, k)[0] for p in pieces) for k in ("edges", "lo", "hi")),
+                   categorical=tuple(p.categorical[0] for p in pieces))
 
     @property
     def n_bins(self) -> np.ndarray:
