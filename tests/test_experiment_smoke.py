@@ -114,9 +114,16 @@ EXPECTED = {
         "selection_bias_importance.csv": ["dataset", "repeat", "model", "feature", "noise",
                                           "mdi", "perm_test", "leaves", "test_accuracy"]},
     "scale_parquet": {
-        "scale_parquet.csv": ["n", "max_bins", "workers", "partitions", "level",
+        "scale_parquet.csv": ["n", "max_bins", "workers", "partitions", "phase", "level",
                               "open_nodes", "seconds", "bytes_per_partition", "leaves",
                               "worker_peak_rss_mb", "driver_peak_rss_mb"]},
+    "scale_inmemory": {
+        "scale_phases.csv": ["task", "n", "repeat", "phase", "level", "seconds",
+                             "ns_per_row", "open_nodes", "leaves", "load1"],
+        "scale_lightgbm.csv": ["n", "repeat", "learner", "bin_seconds", "tree_seconds",
+                               "total_seconds", "train_mse", "leaves", "load1"],
+        "scale_memory.csv": ["n", "peak_mib", "after_data_mib", "base_mib", "data_mib",
+                             "codes_mib", "fit_seconds", "leaves", "code_dtype"]},
 }
 
 

@@ -281,3 +281,63 @@ def test_node_groups_under_a_memory_budget_give_the_same_tree():
     assert_same_tree(whole, grouped)
     with pytest.raises(ValueError, match="histogram_budget_mb"):
         HistCARTClassifier(histogram_budget_mb=0.0).fit(X, y)
+
+
+def test_a_pass_moves_rows_one_step_and_skips_closed_leaves():
+    from treebook.kernels.hist import level_histogram
+
+    # node 0 split on feature 0 (bins 0, 1 left; 2 right) at the last level; node 3 is an
+    # older closed leaf: its rows are neither moved nor counted
+    codes = np.array([[0, 1], [2, 0], [1, 1], [2, 1], [0, 0]], np.uint8)
+    node_of_row = np.array([0, 0, 0, 0, 3], np.int32)
+    feature = np.array([0, -1, -1, -1])
+    route = np.zeros((4, 4), np.int8)
+    route[0, 2] = 1
+    left, right = np.array([1, -1, -1, -1]), np.array([2, -1, -1, -1])
+    slot = np.array([-1, 0, 1, -1])
+    build = np.array([-1, 0])  # only the right child's histogram is built
+    w = np.array([1.0, 2.0, 3.0, 4.0, 5.0])
+    hist, totals, _, _ = level_histogram(codes, np.array([0.0, 1, 0, 1, 0]), w, node_of_row,
+                                         feature, route, left, right, slot, build, 2, 1, 4, 2)
+    np.testing.assert_array_equal(node_of_row, [1, 2, 1, 2, 3])
+    np.testing.assert_array_equal(totals, [[4.0, 0, 4, 2], [0, 6, 6, 2]])
+    np.testing.assert_array_equal(hist[0, 1, :, :], [[0, 2, 1], [0, 4, 1], [0, 0, 0],
+                                                     [0, 0, 0]])
+    # a second pass of the same level (another node group) moves nobody again
+    level_histogram(codes, np.zeros(5), w, node_of_row, feature, route, left, right, slot,
+                    build, 2, 1, 4, 2)
+    np.testing.assert_array_equal(node_of_row, [1, 2, 1, 2, 3])
+
+
+def test_sibling_by_subtraction():
+    from treebook.growers.hist import sibling_histogram
+
+    rng = np.random.default_rng(2)
+    n = 400
+    code = rng.integers(0, 6, n)
+    k = rng.integers(0, 3, n)
+    side = rng.random(n) < 0.4
+
+    def hist(rows, w):  # (1 feature, 6 bins, 3 classes + rows), summed in row order
+        h = np.zeros((1, 6, 4))
+        for i in np.flatnonzero(rows):
+            h[0, code[i], k[i]] += w[i]
+            h[0, code[i], 3] += 1.0
+        return h
+
+    w_int = rng.integers(1, 5, n).astype(float)  # integer sums: subtraction is exact
+    other = sibling_histogram(hist(np.ones(n, bool), w_int), hist(side, w_int), 3)
+    np.testing.assert_array_equal(other, hist(~side, w_int))
+    w = rng.uniform(0.1, 2.0, n)  # fractional: rounded, never negative, empty bins zero
+    other = sibling_histogram(hist(np.ones(n, bool), w), hist(side, w), 3)
+    np.testing.assert_allclose(other, hist(~side, w), rtol=1e-12, atol=1e-12)
+    assert (other >= 0).all()
+    np.testing.assert_array_equal(other[..., 3], hist(~side, w)[..., 3])
+    absent = hist(~side, w) == 0
+    np.testing.assert_array_equal(other[absent], 0.0)
+
+
+def test_codes_are_uint8_up_to_255_bins_else_uint16():
+    X = np.arange(1000.0)[:, None]
+    assert BinMapper.fit(X, max_bins=255).transform(X).dtype == np.uint8
+    assert BinMapper.fit(X, max_bins=256).transform(X).dtype == np.uint16

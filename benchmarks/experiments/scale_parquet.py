@@ -1,27 +1,34 @@
-"""The scale run of chapter 8: binned CART on Parquet partitions streamed through Dask.
+"""The scale run of chapter 8: binned CART on Parquet partitions through Dask.
 
 1. Writes ``--rows`` synthetic rows (10 numeric features, 3 classes, fractional sample
    weights; seeded per partition) as Parquet files of ``--partition-rows`` rows each
    under ``--path`` — one partition in memory at a time.
 2. Fits :class:`treebook.hist.HistCARTClassifier` on them on a
    ``distributed.LocalCluster`` (127.0.0.1, no dashboard, one thread per worker
-   process). Nothing is persisted: every pass (one for the bins, one per depth level)
-   reads each partition from Parquet again, so a worker holds one partition at a time.
-3. Records per configuration (rows ``n``, ``max_bins``, workers) the time of each pass
-   (the bins pass is level ``-1``), the open nodes of each level, the histogram bytes a
-   partition sends per level (``nodes × features × bins × channels × 8``), and the peak
-   RSS of the driver and of the largest worker process (``ru_maxrss``).
+   process). The fit reads every partition twice — once to summarise its values, once
+   to bin them — and keeps the codes (``uint8`` up to 255 bins) persisted in the
+   workers, with each row's node beside them; every level is then a pass over codes
+   already in memory.
+3. Records per configuration (rows ``n``, ``max_bins``, workers) one row per phase:
+   ``read`` (a separate pass that only reads the Parquet files, to separate I/O from
+   the algorithm), ``summarise`` and ``bin`` (the two reading passes of the fit), and
+   per level ``pass`` (the wall time of the level's pass, from the driver),
+   ``histogram`` (the kernel's seconds summed over the partitions, measured in the
+   workers), ``reduce`` (``pass`` minus ``histogram``/workers: scheduling, transfer
+   and the pairwise additions) and ``choose`` (``subtract`` + the splits, on the
+   driver); ``bytes_per_partition`` is what a partition sent at that level, its
+   partial sums pickled (measured); and the peak RSS of the driver and of the largest
+   worker process (``ru_maxrss``).
 
 Usage::
 
     nice python benchmarks/experiments/scale_parquet.py             # the committed run
-    python benchmarks/experiments/scale_parquet.py --quick          # seconds: 2·10^4 rows
     python benchmarks/experiments/scale_parquet.py --smoke --out /tmp/sp   # 4·10^3 rows,
                                                      # the Parquet files in /tmp/sp too
 
 The default run writes ``benchmarks/experiments/results/scale_parquet.csv`` with header
-lines (command, date, commit). Times are wall-clock on a shared machine: they show how
-the cost grows, not what a dedicated cluster would take.
+lines (command, date, commit, load average). Times are wall-clock on a shared machine:
+they show how the cost is made up, not what a dedicated cluster would take.
 """
 
 from __future__ import annotations
@@ -94,11 +101,19 @@ def _peak_rss_mb():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
+def _read_all(files):
+    """Seconds to read every file once (the I/O a pass over Parquet costs)."""
+    import dask
+
+    t = time.perf_counter()
+    dask.compute(*[dask.delayed(len)(dask.delayed(_read)(f)) for f in files])
+    return time.perf_counter() - t
+
+
 def run_one(files, max_bins, workers, max_depth):
-    """Fit once on a fresh cluster; per-pass rows of the result table."""
+    """Fit once on a fresh cluster; one row per phase (and level) of the result table."""
     import distributed
 
-    from treebook.growers import binning as hist
     from treebook.hist import HistCARTClassifier
 
     with distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
@@ -106,46 +121,44 @@ def run_one(files, max_bins, workers, max_depth):
                                   scheduler_kwargs={"dashboard": False},
                                   memory_limit="3GiB") as cluster, \
             distributed.Client(cluster) as client:
+        client.run(lambda: __import__("treebook.hist"))  # imports are not the algorithm's
+        read_seconds = _read_all(files)
         est = HistCARTClassifier(max_bins=max_bins, max_depth=max_depth, binning="sketch")
-        stamps = []
-        est._record_level = lambda depth, n_open: stamps.append((depth, n_open,
-                                                                  time.perf_counter()))
-        original = hist.BinMapper.from_summaries.__func__
-
-        def stamped(cls, per_feature, bins, *rest, **kw):  # the end of the bins pass
-            stamps.append((-1, 0, time.perf_counter()))
-            return original(cls, per_feature, bins, *rest, **kw)
-
-        hist.BinMapper.from_summaries = classmethod(stamped)
-        start = time.perf_counter()
-        try:
-            est.fit(frame_of(files), "y", "w")
-        finally:
-            hist.BinMapper.from_summaries = classmethod(original)
+        est.fit(frame_of(files), "y", "w")
         worker_rss = max(client.run(_peak_rss_mb).values())
-    rows, prev = [], start
     n = sum(int(os.path.basename(f).split("-")[2].split(".")[0]) for f in files)
-    for depth, n_open, t in stamps:
-        rows.append(dict(n=n, max_bins=max_bins, workers=workers, partitions=len(files),
-                         level=depth, open_nodes=n_open, seconds=round(t - prev, 3),
-                         bytes_per_partition=n_open * N_FEATURES * max_bins * 4 * 8
-                         if depth >= 0 else 0,
-                         leaves=est.tree_.n_leaves,
-                         worker_peak_rss_mb=round(worker_rss, 1),
-                         driver_peak_rss_mb=round(_peak_rss_mb(), 1)))
-        prev = t
+    base = dict(n=n, max_bins=max_bins, workers=workers, partitions=len(files),
+                leaves=est.tree_.n_leaves, worker_peak_rss_mb=round(worker_rss, 1),
+                driver_peak_rss_mb=round(_peak_rss_mb(), 1))
+    opened = dict(est.levels_)
+    rows = [dict(base, phase="read", level=-1, open_nodes=0, seconds=read_seconds,
+                 bytes_per_partition=0)]
+    per = {}
+    for phase, level, value in est.timings_:
+        per[(phase, level)] = per.get((phase, level), 0.0) + value
+    for phase in ("summarise", "bin"):
+        rows.append(dict(base, phase=phase, level=-1, open_nodes=0,
+                         seconds=per[(phase, -1)], bytes_per_partition=0))
+    for level in sorted(opened):
+        kernel = per[("kernel", level)]
+        wall = per[("histogram", level)]
+        sent = int(per[("sent_bytes", level)])
+        for phase, seconds in [("pass", wall), ("histogram", kernel),
+                               ("reduce", wall - kernel / workers),
+                               ("choose", per[("subtract", level)] + per[("choose", level)])]:
+            rows.append(dict(base, phase=phase, level=level, open_nodes=opened[level],
+                             seconds=seconds, bytes_per_partition=sent))
     return rows
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--path", default="/tmp/treebook_scale")
-    p.add_argument("--rows", type=int, default=10_000_000)
+    p.add_argument("--rows", type=int, default=5_000_000)
     p.add_argument("--partition-rows", type=int, default=500_000)
     p.add_argument("--max-depth", type=int, default=6)
     p.add_argument("--out", default=os.path.join(RESULTS, "scale_parquet.csv"),
                    help="CSV path, or a folder for scale_parquet.csv")
-    p.add_argument("--quick", action="store_true", help="2·10^4 rows, seconds")
     p.add_argument("--smoke", action="store_true",
                    help="4·10^3 rows in partitions of 10^3 (the files beside --out), one "
                         "configuration, depth 2")
@@ -156,20 +169,17 @@ def main(argv=None):
     if args.smoke:
         args.rows, args.partition_rows = 4_000, 1_000
         args.path = os.path.join(os.path.dirname(args.out), "scale_parquet_smoke_data")
-    if args.quick:
-        args.rows, args.partition_rows = 20_000, 5_000
-        args.path = args.path.rstrip("/") + "_quick"
     import pandas as pd
 
     files = write_parquet(args.path, args.rows, args.partition_rows)
     per_file = args.partition_rows
     n_full = len(files)
     small = max(1, n_full // 10)
-    configs = [  # (files used, max_bins, workers); sized to fit ~25 min on 2 shared cores
-        (small, 16, 2), (small, 64, 2), (small, 256, 2),  # cost against bins
-        (small, 64, 1),                                   # against workers
-        (max(1, n_full * 3 // 10), 64, 2),                # against n
-        (n_full, 64, 2),                                  # the headline run
+    configs = [  # (files used, max_bins, workers); sized for ~8 min on 2 shared cores
+        (max(1, n_full // 5), 255, 2),              # 10^6 rows
+        (max(1, n_full // 5), 255, 1),              # against workers
+        (max(1, n_full // 5), 63, 2),               # against bins
+        (n_full, 255, 2),                           # 5·10^6 rows
     ]
     if args.smoke:  # one cluster of one worker (start-up is most of a smoke run), 2 levels
         configs, args.max_depth = [(n_full, 16, 1)], 2

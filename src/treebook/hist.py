@@ -70,16 +70,19 @@ pruning options.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from .core.base import (DecisionTreeClassifierBase, DecisionTreeRegressorBase, Interval,
                         Options, Registered)
 from .core.criteria import Criterion, criterion_names, get_criterion
 from .growers.binning import BinMapper
-from .growers.hist import combine_histograms, grow_hist, numpy_level_histograms
+from .growers.hist import grow_hist, numpy_level_histograms
 from ._optional import require_optional
-from .growers.hist_dask import (DASK_NEEDED_BY, block_histogram, block_summary, dask_blocks,
-                                delayed_tree_sum, merge_block_summaries)
+from .growers.hist_dask import (DASK_NEEDED_BY, bin_block, block_summary, combine_timed,
+                                dask_blocks, delayed_tree_sum, merge_block_summaries,
+                                partition_level)
 
 __all__ = ["HistCARTClassifier", "HistCARTRegressor"]
 
@@ -125,17 +128,19 @@ class _HistMixin:
         return True  # the missing bin (scikit-learn's rule, CART's missing="learn")
 
     def _grow_binned(self, X, y, w, n_classes, classes, min_impurity_decrease=None):
+        t0 = time.perf_counter()
         n_categories = [0 if c is None else max(len(c), 1) for c in self.encoder_.categories]
         mapper = BinMapper.fit(X, self.max_bins, block_size=self.block_size,
                                sketch_points=self._sketch(), n_categories=n_categories)
         self.bin_mapper_ = mapper
-        codes = mapper.transform(X)
+        codes = mapper.transform(X)  # binned once: uint8 or uint16, kept for every level
+        self.timings_ = [("bin", -1, time.perf_counter() - t0)]
         target = y.astype(float)
         level = numpy_level_histograms(codes, target, np.ascontiguousarray(w, dtype=float),
                                        mapper.missing_bin + 1, n_classes, self.block_size)
         return grow_hist(level, mapper, n_classes=n_classes,
                          metadata=self._metadata_hist(classes), on_level=self._record_level,
-                         **self._grow_params(min_impurity_decrease))
+                         timings=self.timings_, **self._grow_params(min_impurity_decrease))
 
     def _record_level(self, depth, n_open):
         self.levels_.append((depth, n_open))
@@ -145,8 +150,12 @@ class _HistMixin:
         ``X`` chunked by rows with Dask ``y``/``sample_weight``, or a Dask DataFrame
         ``X`` with ``y`` (and ``sample_weight``) Dask Series or names of its columns.
         Dask data are computed with the active scheduler (a ``distributed.Client`` if
-        one is running): one pass for the bins, then one per depth level."""
+        one is running): one pass reads the partitions to summarise their values, a
+        second reads and bins them, and their codes stay (persisted) where they were
+        binned, with each row's node beside them; every depth level is then one pass
+        over the codes, and only each partition's summed histograms leave it."""
         self.levels_ = []
+        self.timings_ = []
         if _is_dask(X):
             return self._fit_dask(X, y, sample_weight)
         return super().fit(X, y, sample_weight)
@@ -155,6 +164,8 @@ class _HistMixin:
         dask = require_optional("dask", DASK_NEEDED_BY)
 
         self._validate_params()
+        clock = time.perf_counter
+        t0 = clock()
         blocks, names, from_pandas, categories = dask_blocks(X, y, sample_weight)
         classification = self._estimator_type == "classifier"
         summaries = [dask.delayed(block_summary)(b, self._sketch(), classification)
@@ -169,11 +180,25 @@ class _HistMixin:
         classes = labels if classification else None
         n_classes = len(classes) if classification else 0
         n_bins = mapper.missing_bin + 1
+        t1 = clock()
+        # bin once: each partition's codes, targets and weights stay where they are
+        binned = list(dask.persist(*[dask.delayed(bin_block)(b, mapper, classes)
+                                     for b in blocks]))
+        dask.compute(*[dask.delayed(len)(b) for b in binned])  # wait for the codes
+        self.timings_ += [("summarise", -1, t1 - t0), ("bin", -1, clock() - t1)]
+        nodes = [None] * len(binned)
 
-        def level(table, n_slots):
-            parts = [dask.delayed(block_histogram)(b, mapper, classes, table, n_slots,
-                                                    n_bins, n_classes) for b in blocks]
-            return dask.compute(delayed_tree_sum(parts, combine_histograms))[0]
+        def level(table, slot, build, n_build):
+            outs = [dask.delayed(partition_level, nout=2)(b, nd, table, slot, build, n_build,
+                                                          n_bins, n_classes)
+                    for b, nd in zip(binned, nodes)]
+            total = delayed_tree_sum([o[1] for o in outs], combine_timed)
+            *moved, total = dask.persist(*[o[0] for o in outs], total)
+            nodes[:] = moved  # the rows' nodes after this pass, where the codes are
+            got = dask.compute(total)[0]
+            self.timings_ += [("kernel", len(self.levels_), got[4]),
+                              ("sent_bytes", len(self.levels_), got[5])]
+            return got[:4]
 
         from .core.encoding import FeatureEncoder
 
@@ -186,7 +211,8 @@ class _HistMixin:
             self.n_classes_ = n_classes
         meta = self._metadata_hist(classes)
         tree = grow_hist(level, mapper, n_classes=n_classes, metadata=meta,
-                         on_level=self._record_level, **self._grow_params())
+                         on_level=self._record_level, timings=self.timings_,
+                         **self._grow_params())
         return self._set_tree(tree)
 
 

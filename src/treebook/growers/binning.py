@@ -45,6 +45,8 @@ def merge_summaries(summaries):
     """Merge ``(values, counts)`` summaries of several blocks: equal values add their
     counts (integers, so the order of the blocks does not matter)."""
     summaries = list(summaries)
+    if len(summaries) == 1:  # one block: already distinct and counted
+        return summaries[0][0], np.asarray(summaries[0][1], dtype=np.int64)
     values = np.concatenate([s[0] for s in summaries])
     counts = np.concatenate([s[1] for s in summaries])
     distinct, inverse = np.unique(values, return_inverse=True)
@@ -127,9 +129,14 @@ class BinMapper:
         :func:`value_summary` (``sketch_points=None``: exact) and merged."""
         X = np.asarray(X, dtype=float)
         blocks = row_blocks(X.shape[0], block_size)
-        return cls.from_summaries(
-            [merge_summaries(value_summary(X[a:b, f], sketch_points) for a, b in blocks)
-             for f in range(X.shape[1])], max_bins, n_categories)
+        n_categories = [0] * X.shape[1] if n_categories is None else list(n_categories)
+        # one feature at a time: an exact summary of a continuous column is as large as
+        # the column, so the summaries of all features at once would double the data
+        pieces = [cls.from_summaries(
+            [merge_summaries(value_summary(X[a:b, f], sketch_points) for a, b in blocks)],
+            max_bins, [n_categories[f]]) for f in range(X.shape[1])]
+        return cls(*(tuple(getattr(p, k)[0] for p in pieces) for k in ("edges", "lo", "hi")),
+                   categorical=tuple(p.categorical[0] for p in pieces))
 
     @property
     def n_bins(self) -> np.ndarray:
@@ -145,13 +152,19 @@ class BinMapper:
     def is_categorical(self) -> np.ndarray:
         return np.array(self.categorical if self.categorical else [False] * len(self.edges))
 
+    @property
+    def code_dtype(self):
+        """The narrowest code type: ``uint8`` when every code, the missing bin included,
+        is below 256 (at most 255 known bins per feature), else ``uint16``."""
+        return np.dtype(np.uint8) if self.missing_bin <= 255 else np.dtype(np.uint16)
+
     def transform(self, X) -> np.ndarray:
-        """Bin codes, shape ``(n, m)``: ``code = #{edges < x}`` (``uint16``); NaN gets
-        :attr:`missing_bin`."""
+        """Bin codes, shape ``(n, m)``, C order: ``code = #{edges < x}``, of
+        :attr:`code_dtype`; NaN gets :attr:`missing_bin`."""
         X = np.asarray(X, dtype=float)
         if X.ndim != 2 or X.shape[1] != len(self.edges):
             raise ValueError(f"X must have {len(self.edges)} columns; got shape {X.shape}")
-        out = np.empty(X.shape, dtype=np.uint16)
+        out = np.empty(X.shape, dtype=self.code_dtype)
         for f, e in enumerate(self.edges):
             x = X[:, f]
             out[:, f] = np.where(np.isnan(x), self.missing_bin,

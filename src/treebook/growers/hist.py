@@ -1,14 +1,17 @@
 """The binned grower: CART's splits chosen from per-(node, feature, bin) histograms.
 
-:func:`grow_hist` grows level by level; each level's histograms come from a function it
-is given (:func:`numpy_level_histograms` on one machine, partition by partition on Dask:
-:mod:`treebook.growers.hist_dask`), added up by :func:`tree_sum` in a fixed order.
+:func:`grow_hist` grows level by level on rows binned once. Each level's sums come from
+a function it is given (:func:`numpy_level_histograms` on one machine, partition by
+partition on Dask: :mod:`treebook.growers.hist_dask`), added up by :func:`tree_sum` in a
+fixed order; a pass builds the histogram of the smaller child of every split only, and
+the sibling's is the parent's minus it (:func:`sibling_histogram`).
 :func:`best_bin_split` chooses each node's split from its histograms alone, with exact
 CART's criteria and rules; the learner is :mod:`treebook.hist`.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,7 +26,7 @@ from .cart_search import learn_split_of_sums, missing_rule_of_tree
 from .subsets import SubsetCandidates, subset_split_of_stats
 
 __all__ = ["combine_histograms", "tree_sum", "numpy_level_histograms", "best_bin_split",
-           "BinSplit", "grow_hist"]
+           "BinSplit", "grow_hist", "sibling_histogram"]
 
 def combine_histograms(a, b):
     """Two blocks' ``(hist, totals, ymin, ymax)`` as one: sums add, extremes combine."""
@@ -217,27 +220,56 @@ def _children_improvement(h, route, total_w, node_imp, root_w, n_classes, criter
     return (total_w / root_w) * (node_imp - W[1] / total_w * imp[1] - W[0] / total_w * imp[0])
 
 
+def sibling_histogram(parent, built, n_classes):
+    """The histogram of a split's other child: ``parent - built``, bin by bin.
+
+    The row counts (the last channel) are integers, so their difference is exact, and so
+    is every channel when the weights (and, in regression, ``w·y`` and ``w·y²``) are
+    integers. Otherwise the difference is rounded, but it is the same on every machine:
+    both operands are sums reduced in a fixed order (:func:`tree_sum`), and the
+    subtraction runs on the driver. A bin the child holds no row of gets exact zeros,
+    and a channel that cannot be negative (weights, ``Σwy²``) is clamped at zero, so
+    that rounding never makes an empty class or bin look occupied by a negative weight.
+    """
+    other = parent - built
+    other[other[..., -1] == 0] = 0.0
+    nonneg = list(range(n_classes + 1)) if n_classes else [0, 2]
+    other[..., nonneg] = np.maximum(other[..., nonneg], 0.0)
+    return other
+
+
 def grow_hist(level_histograms, mapper: BinMapper, *, n_classes: int, criterion,
               max_depth=None, min_samples_split: int = 2, min_samples_leaf: int = 1,
               min_impurity_decrease: float = 0.0, metadata: dict | None = None,
-              on_level=None, histogram_budget_mb: float = 256.0) -> Tree:
-    """Grow a binned CART tree, one depth level per pass over the data.
+              on_level=None, histogram_budget_mb: float = 256.0, timings=None) -> Tree:
+    """Grow a binned CART tree, one depth level per pass over the binned rows.
 
-    ``level_histograms(split_table, n_slots)`` returns the summed
-    ``(hist, totals, ymin, ymax)`` of :func:`level_histogram` for the ``n_slots`` open
-    nodes; ``split_table = (feature, route, left, right, slot)`` is the tree so far in bin
-    space (``route[i]``: per bin of node ``i``'s feature, 1 = right). On one machine it
-    runs the kernel over blocks of rows; on Dask, over the partitions, reduced by
-    :func:`tree_sum`. The driver does everything else: node statistics, stopping rules
-    (exact CART's: pure, ``max_depth``, fewer than ``max(min_samples_split,
-    2·min_samples_leaf)`` rows, ``min_impurity_decrease``) and :func:`best_bin_split`.
-    ``on_level(depth, n_open)`` is called after each level. The tree's rule for missing
-    values is CART's ``missing="learn"`` (:func:`treebook.growers.cart_search.missing_rule_of_tree`).
+    ``level_histograms(split_table, slot, build, n_build)`` returns the summed
+    ``(hist, totals, ymin, ymax)`` of :func:`treebook.kernels.hist.level_histogram`:
+    ``split_table = (feature, route, left, right)`` holds the splits of the previous
+    level in bin space (``route[i]``: per bin of node ``i``'s feature, 1 = right; the
+    rows of those nodes move one step down, the rows of closed leaves stay where they
+    are), ``slot[node]`` numbers this level's open nodes and ``build[slot]`` the
+    ``n_build`` histograms the pass builds. On one machine it runs the kernel over
+    blocks of rows; on Dask, over the persisted partitions, reduced by :func:`tree_sum`.
 
-    Memory: a level's histograms take ``n_open · m · (B + 1) · C · 8`` bytes. When that
-    exceeds ``histogram_budget_mb``, the open nodes are processed in groups that fit, one
-    pass per group (Spark MLlib's node groups under ``maxMemoryInMB``); the sums per
-    node, and so the tree, do not depend on the grouping.
+    Of the two children of a split, the pass builds the histogram of the one with fewer
+    rows (ties: the left; the counts are read from the parent's histogram, exactly), and
+    the other is :func:`sibling_histogram` of the parent's — LightGBM's subtraction,
+    which halves the rows the histograms are built from at least. The node statistics
+    (value, weight, impurity) are summed directly for every open node, never subtracted.
+    The driver does everything else: stopping rules (exact CART's: pure, ``max_depth``,
+    fewer than ``max(min_samples_split, 2·min_samples_leaf)`` rows,
+    ``min_impurity_decrease``) and :func:`best_bin_split`. ``on_level(depth, n_open)`` is
+    called after each level; ``timings``, a list, receives ``(phase, depth, seconds)`` for
+    the phases ``"histogram"`` (the passes), ``"subtract"`` and ``"choose"``. The tree's
+    rule for missing values is CART's ``missing="learn"``
+    (:func:`treebook.growers.cart_search.missing_rule_of_tree`).
+
+    Memory: a built histogram takes ``m · (B + 1) · C · 8`` bytes. When a level's exceed
+    ``histogram_budget_mb``, they are built in groups that fit, one pass per group
+    (Spark MLlib's node groups under ``maxMemoryInMB``); the sums per node, and so the
+    tree, do not depend on the grouping.
     """
     criterion = get_criterion(criterion, regression=n_classes == 0)
     max_depth = np.inf if max_depth is None else max_depth
@@ -246,16 +278,24 @@ def grow_hist(level_histograms, mapper: BinMapper, *, n_classes: int, criterion,
     categorical = mapper.is_categorical
     width = mapper.missing_bin + 1  # histogram bins per feature, the missing bin last
     per_node_bytes = len(n_bins) * width * (n_classes + 1 if n_classes else 4) * 8
+    group = max(1, int(histogram_budget_mb * 2**20 // per_node_bytes))
     builder = TreeBuilder(is_regression=n_classes == 0)
     # the tree in bin space, indexed by builder node id
     feature, left, right = [-1], [-1], [-1]
     route = [np.zeros(width, np.int8)]
     open_nodes, parents = [0], [-1]  # this level's open nodes (node id, parent id)
+    build_nodes = [0]                # the open nodes whose histograms a pass builds
+    parent_hist = {}                 # histograms of the nodes split at the last level
     root_w, depth = None, 0
+    clock = time.perf_counter
     while open_nodes:
-        hist, totals, ymin, ymax = _level_in_groups(
-            level_histograms, (feature, route, left, right), open_nodes,
-            max(1, int(histogram_budget_mb * 2**20 // per_node_bytes)))
+        t0 = clock()
+        built, totals, ymin, ymax = _level_in_groups(
+            level_histograms, (feature, route, left, right), open_nodes, build_nodes, group)
+        t1 = clock()
+        hist = _level_hists(open_nodes, parents, build_nodes, built, parent_hist, n_classes)
+        parent_hist = {}
+        t2 = clock()
         value, W, n, imp = _node_stats(totals, ymin, ymax, n_classes, criterion)
         for s, (node, parent) in enumerate(zip(open_nodes, parents)):
             got = builder.add_node(parent, value[s], W[s], n[s], imp[s])
@@ -265,7 +305,7 @@ def grow_hist(level_histograms, mapper: BinMapper, *, n_classes: int, criterion,
             root_w = float(W[0])
         if on_level is not None:
             on_level(depth, len(open_nodes))
-        next_open, next_parents = [], []
+        next_open, next_parents, next_build = [], [], []
         for s, node in enumerate(open_nodes):
             if imp[s] <= IMPURITY_TOLERANCE or depth >= max_depth or n[s] < min_split:
                 continue
@@ -292,37 +332,65 @@ def grow_hist(level_histograms, mapper: BinMapper, *, n_classes: int, criterion,
             feature[node], route[node], left[node], right[node] = f, r, kids[0], kids[1]
             for _ in kids:
                 feature.append(-1), route.append(route[0]), left.append(-1), right.append(-1)
+            n_left = int(hist[s, f, r == 0, -1].sum())  # rows: exact
+            next_build.append(kids[0] if 2 * n_left <= n[s] else kids[1])
+            parent_hist[node] = hist[s]
             next_open += kids
             next_parents += [node, node]
-        open_nodes, parents = next_open, next_parents
+        if timings is not None:
+            timings += [("histogram", depth, t1 - t0), ("subtract", depth, t2 - t1),
+                        ("choose", depth, clock() - t2)]
+        open_nodes, parents, build_nodes = next_open, next_parents, next_build
         depth += 1
     return missing_rule_of_tree(builder.build(**(metadata or {})), "learn")
 
 
-def _level_in_groups(level_histograms, tree_lists, open_nodes, group):
-    """A level's histograms, ``group`` open nodes per pass, stacked in node order."""
+def _level_hists(open_nodes, parents, build_nodes, built, parent_hist, n_classes):
+    """Every open node's histogram, in slot order: built, or its parent's minus its
+    built sibling's."""
+    index = {node: i for i, node in enumerate(build_nodes)}
+    out = np.empty((len(open_nodes),) + built.shape[1:])
+    for s, (node, parent) in enumerate(zip(open_nodes, parents)):
+        if node in index:
+            out[s] = built[index[node]]
+    for s, (node, parent) in enumerate(zip(open_nodes, parents)):
+        if node not in index:
+            sibling = open_nodes[s - 1] if s % 2 else open_nodes[s + 1]
+            out[s] = sibling_histogram(parent_hist[parent], built[index[sibling]], n_classes)
+    return out
+
+
+def _level_in_groups(level_histograms, tree_lists, open_nodes, build_nodes, group):
+    """A level's totals (every open node) and built histograms, ``group`` of them per
+    pass, stacked in build order."""
     feature, route, left, right = tree_lists
-    arrays = [np.array(feature, np.int64), np.stack(route),
-              np.array(left, np.int64), np.array(right, np.int64)]
-    out = []
-    for g0 in range(0, len(open_nodes), group):
-        nodes = open_nodes[g0 : g0 + group]
-        slot = np.full(len(feature), -1, dtype=np.int64)
-        slot[nodes] = np.arange(len(nodes))
-        out.append(level_histograms((*arrays, slot), len(nodes)))
-    if len(out) == 1:
-        return out[0]
-    return tuple(np.concatenate([o[i] for o in out]) for i in range(4))
+    arrays = (np.array(feature, np.int64), np.stack(route), np.array(left, np.int64),
+              np.array(right, np.int64))
+    slot = np.full(len(feature), -1, dtype=np.int64)
+    slot[open_nodes] = np.arange(len(open_nodes))
+    built, first = [], None
+    for g0 in range(0, len(build_nodes), group):
+        nodes = build_nodes[g0 : g0 + group]
+        build = np.full(len(open_nodes), -1, dtype=np.int64)
+        build[slot[nodes]] = np.arange(len(nodes))
+        got = level_histograms(arrays, slot, build, len(nodes))
+        built.append(got[0])
+        first = got if first is None else first
+    hist = built[0] if len(built) == 1 else np.concatenate(built)
+    return hist, first[1], first[2], first[3]
 
 
 def numpy_level_histograms(codes, target, weight, n_bins: int, n_classes: int,
                            block_size: int | None = None):
     """``level_histograms`` for :func:`grow_hist` on arrays in memory: the kernel over
-    blocks of ``block_size`` rows, combined by :func:`tree_sum`."""
+    blocks of ``block_size`` rows, combined by :func:`tree_sum`. ``codes`` are binned
+    once; the node of every row is kept beside them (``int32``), updated by each pass."""
     blocks = row_blocks(codes.shape[0], block_size)
+    node_of_row = np.zeros(codes.shape[0], dtype=np.int32)
 
-    def level(table, n_slots):
-        return tree_sum(level_histogram(codes[a:b], target[a:b], weight[a:b], *table,
-                                        n_slots, n_bins, n_classes) for a, b in blocks)
+    def level(table, slot, build, n_build):
+        return tree_sum(level_histogram(codes[a:b], target[a:b], weight[a:b],
+                                        node_of_row[a:b], *table, slot, build, len(build),
+                                        n_build, n_bins, n_classes) for a, b in blocks)
 
     return level

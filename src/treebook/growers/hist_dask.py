@@ -1,20 +1,26 @@
 """The binned grower on Dask: each partition (a block of rows) summarised and binned
-where it lives, its level histograms computed there and reduced by
-:func:`treebook.growers.hist.tree_sum` in partition order (the same bits as one machine
-with ``block_size`` equal to the chunk size).
+once where it lives (:func:`bin_block`; the codes are persisted there, with each row's
+node beside them), each level's histograms summed over the partition's rows there
+(:func:`partition_level`) and reduced by :func:`treebook.growers.hist.tree_sum` in
+partition order: the same bits as one machine with ``block_size`` equal to the chunk
+size. What crosses a process per level is one summed histogram per partition (and the
+reduction's partial sums), never a row.
 """
 
 from __future__ import annotations
+
+import pickle
+import time
 
 import numpy as np
 
 from .._optional import require_optional
 from ..kernels.hist import level_histogram
 from .binning import merge_summaries, value_summary
-from .hist import tree_sum
+from .hist import combine_histograms, tree_sum
 
-__all__ = ["dask_blocks", "block_summary", "merge_block_summaries", "block_histogram",
-           "delayed_tree_sum", "DASK_NEEDED_BY"]
+__all__ = ["dask_blocks", "block_summary", "merge_block_summaries", "bin_block",
+           "partition_level", "combine_timed", "delayed_tree_sum", "DASK_NEEDED_BY"]
 
 #: what needs dask, in the ImportError of a missing extra ``treebook[scale]``
 DASK_NEEDED_BY = "fitting on a Dask collection"
@@ -116,15 +122,40 @@ def merge_block_summaries(a, b):
     return feats, labels, a[2] + b[2]
 
 
-def block_histogram(block, mapper, classes, table, n_slots, n_bins, n_classes):
+def bin_block(block, mapper, classes):
+    """A partition binned once: ``(codes, target, weight)`` of its rows of positive
+    weight — codes of ``mapper.code_dtype``, the class index (classification,
+    ``classes`` sorted) or the response as float."""
     x, y, w = block
     keep = w > 0
     codes = mapper.transform(x[keep])
-    if n_classes:
+    if classes is not None:
         target = np.searchsorted(classes, y[keep]).astype(float)
     else:
         target = np.asarray(y[keep], dtype=float)
-    return level_histogram(codes, target, w[keep], *table, n_slots, n_bins, n_classes)
+    return codes, target, np.ascontiguousarray(w[keep], dtype=float)
+
+
+def partition_level(binned, node_of_row, table, slot, build, n_build, n_bins, n_classes):
+    """One level's pass over a binned partition: ``(node_of_row, partial)``, the rows'
+    nodes after the pass (a new array: a persisted input is never written) and
+    ``partial = (hist, totals, ymin, ymax, seconds, sent)``, the kernel's sums, the
+    seconds it took and ``sent``, the bytes of those sums pickled (what the partition
+    sends: measured, not computed)."""
+    codes, target, weight = binned
+    node_of_row = (np.zeros(codes.shape[0], np.int32) if node_of_row is None
+                   else node_of_row.copy())
+    t = time.perf_counter()
+    got = level_histogram(codes, target, weight, node_of_row, *table, slot, build,
+                          len(build), n_build, n_bins, n_classes)
+    seconds = time.perf_counter() - t
+    return node_of_row, (*got, seconds, len(pickle.dumps(got, protocol=5)))
+
+
+def combine_timed(a, b):
+    """:func:`treebook.growers.hist.combine_histograms` of two partials, their kernel
+    seconds added, the larger of their sent bytes kept."""
+    return (*combine_histograms(a[:4], b[:4]), a[4] + b[4], max(a[5], b[5]))
 
 
 def delayed_tree_sum(parts, combine):

@@ -8,51 +8,61 @@ from numba import njit
 __all__ = ["level_histogram"]
 
 @njit(cache=True)
-def level_histogram(codes, target, weight, feature, route, left, right, slot, n_slots,
-                    n_bins, n_classes):
-    """One pass over a block of rows: the histograms of every open node of a level.
+def level_histogram(codes, target, weight, node_of_row, feature, route, left, right, slot,
+                    build, n_slots, n_build, n_bins, n_classes):
+    """One pass over a block of rows: one level's node totals and the histograms of the
+    nodes it builds.
 
-    Each row walks the tree grown so far in bin space (at node ``i`` it goes to
-    ``right[i]`` when ``route[i, codes[row, feature[i]]]`` is 1, else to ``left[i]``:
-    a threshold, a subset of categories and the side of the missing bin are all one row
-    of ``route``; ``feature[i] < 0`` at a leaf). ``n_bins``: bins per feature in the
-    histogram, the missing bin included. If its leaf is open (``slot[leaf] = s >= 0``) its
-    weight is added to ``hist[s, f, codes[row, f], :]`` for every feature ``f``:
+    ``codes`` are the block's bin codes (``uint8``/``uint16``, binned once) and
+    ``node_of_row[i]`` the node row ``i`` reached at the previous level, kept beside its
+    codes. A row whose node was split at the previous level (``feature[node] >= 0``)
+    moves **one step** — to ``right[node]`` when ``route[node, codes[i, feature[node]]]``
+    is 1, else to ``left[node]`` — and ``node_of_row`` is updated in place; a row in a
+    closed leaf is skipped at the cost of one lookup (no walk from the root). If the
+    row's node is open (``slot[node] = s >= 0``) its sums go to ``totals[s]`` (and the
+    extremes ``ymin[s]``/``ymax[s]`` of its responses); if the node's histogram is built
+    in this pass (``build[s] = h >= 0``) its weight is also added to
+    ``hist[h, f, codes[i, f], :]`` for every feature ``f``. ``n_bins``: bins per feature
+    in the histogram, the missing bin included. Channels:
 
     * classification (``n_classes = K > 0``): channel ``k`` = weight of class ``k``,
-      channel ``K`` = rows;
-    * regression (``n_classes = 0``): channels ``Σw``, ``Σwy``, ``Σwy²``, rows.
+      channel ``K`` = rows; ``totals[s]`` = the class weights, ``Σw``, rows;
+    * regression (``n_classes = 0``): ``Σw``, ``Σwy``, ``Σwy²``, rows (also ``totals``).
 
-    ``totals[s]`` are the same sums over the node's rows (classification: the class
-    weights, then ``Σw``, then rows), and ``ymin``/``ymax`` the extreme responses
-    (regression). Every sum runs sequentially in row order.
+    The other child of a split is not built: the grower gets its histogram by
+    subtraction from the parent's (``treebook.growers.hist.grow_hist``). Every sum runs
+    sequentially in row order.
     """
     n, m = codes.shape
     n_channels = n_classes + 1 if n_classes > 0 else 4
-    hist = np.zeros((n_slots, m, n_bins, n_channels))
+    hist = np.zeros((n_build, m, n_bins, n_channels))
     totals = np.zeros((n_slots, n_classes + 2 if n_classes > 0 else 4))
     ymin = np.full(n_slots, np.inf)
     ymax = np.full(n_slots, -np.inf)
     for i in range(n):
-        node = 0
-        while feature[node] >= 0:
-            if route[node, codes[i, feature[node]]]:
+        node = node_of_row[i]
+        split_on = feature[node]
+        if split_on >= 0:  # split at the previous level: one step down
+            if route[node, codes[i, split_on]]:
                 node = right[node]
             else:
                 node = left[node]
+            node_of_row[i] = node
         s = slot[node]
         if s < 0:
             continue
+        h = build[s]
         w = weight[i]
         if n_classes > 0:
             k = np.int64(target[i])
             totals[s, k] += w
             totals[s, n_classes] += w
             totals[s, n_classes + 1] += 1.0
-            for f in range(m):
-                b = codes[i, f]
-                hist[s, f, b, k] += w
-                hist[s, f, b, n_classes] += 1.0
+            if h >= 0:
+                for f in range(m):
+                    b = codes[i, f]
+                    hist[h, f, b, k] += w
+                    hist[h, f, b, n_classes] += 1.0
         else:
             yv = target[i]
             wy = w * yv
@@ -63,10 +73,11 @@ def level_histogram(codes, target, weight, feature, route, left, right, slot, n_
             totals[s, 3] += 1.0
             ymin[s] = min(ymin[s], yv)
             ymax[s] = max(ymax[s], yv)
-            for f in range(m):
-                b = codes[i, f]
-                hist[s, f, b, 0] += w
-                hist[s, f, b, 1] += wy
-                hist[s, f, b, 2] += wyy
-                hist[s, f, b, 3] += 1.0
+            if h >= 0:
+                for f in range(m):
+                    b = codes[i, f]
+                    hist[h, f, b, 0] += w
+                    hist[h, f, b, 1] += wy
+                    hist[h, f, b, 2] += wyy
+                    hist[h, f, b, 3] += 1.0
     return hist, totals, ymin, ymax
