@@ -356,9 +356,10 @@ def _resolve_estimator(name: str, where: str = "document", classes=None):
 def _float_in(x, where):
     if isinstance(x, dict) and x.get("type") == "float":
         names = {"nan": np.nan, "inf": np.inf, "-inf": -np.inf}
-        if x.get("value") not in names:
+        # (a non-string value, a list or an object, is refused too, not hashed)
+        if not isinstance(x.get("value"), str) or x["value"] not in names:
             raise MalformedModelError(f"{where}: a float must be 'nan', 'inf' or '-inf'; "
-                                      f"got {x.get('value')!r}")
+                                      f"got {_short(x.get('value'))}")
         return names[x["value"]]
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         raise MalformedModelError(f"{where}: expected a number; got {_short(x)}")
