@@ -15,7 +15,7 @@ help:
 	@echo "make test-install  build the wheel, install it in a fresh venv, run the README quick start"
 	@echo "make test-browser  build the book and check every page in headless Chromium"
 	@echo "make test-lab      run chapter 2 in a headless JupyterLab and move its live slider in Chromium"
-	@echo "make crosscheck    C4.5 against Weka's J48, the cp table against R's rpart"
+	@echo "make crosscheck    C4.5 against Weka's J48, the cp table against R's rpart, ctree against R's partykit"
 	@echo "make lab           JupyterLab on the book (chapters open as notebooks)"
 	@echo "make bench         benchmarks against scikit-learn (prints ratios)"
 
@@ -27,14 +27,15 @@ $(STAMP): requirements.txt pyproject.toml
 
 setup: $(STAMP) dot
 
-# $(call need,CHECK,PACKAGE,WHAT): when CHECK fails, install the Debian PACKAGE with apt-get
-# (as root), else stop with a message naming the package.
+# $(call need,CHECK,PACKAGE,WHAT[,APT_OPTIONS]): when CHECK fails, install the Debian
+# PACKAGE with apt-get (as root; APT_OPTIONS such as --no-install-recommends), else stop
+# with a message naming the package.
 define need
 	@$(1) >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
 	    echo "$(3) not found: installing Debian package $(2)"; \
-	    apt-get install -y -qq $(2) >/dev/null 2>&1 || \
-	    { apt-get update -qq && apt-get install -y -qq $(2) >/dev/null; }; \
+	    apt-get install -y -qq $(4) $(2) >/dev/null 2>&1 || \
+	    { apt-get update -qq && apt-get install -y -qq $(4) $(2) >/dev/null; }; \
 	  else \
 	    echo "error: $(3) is missing; install the system package '$(2)'" >&2; exit 1; \
 	  fi; }
@@ -99,10 +100,13 @@ test-browser: setup chromium $(HTML_INDEX)
 	@echo "Screenshots: $(CURDIR)/_build/screenshots/"
 
 # --- the reference programs as oracles (tests/oracles) ----------------------------------
-# Debian's Weka (Java is on the machine; javac compiles the one-JVM driver) and R's rpart.
+# Debian's Weka (Java is on the machine; javac compiles the one-JVM driver), R's rpart and
+# partykit (with TH.data, only a Suggests of partykit, for GlaucomaM).
 crosscheck: setup
 	$(call need,test -f /usr/share/java/weka.jar,weka,Weka)
 	$(call need,Rscript -e 'library(rpart)',r-cran-rpart,R package rpart)
+	$(call need,Rscript -e 'library(partykit)',r-cran-partykit,R package partykit,--no-install-recommends)
+	$(call need,Rscript -e 'library(TH.data)',r-cran-th.data,R package TH.data,--no-install-recommends)
 	$(BIN)/python -m pytest tests/oracles -p no:cacheprovider --override-ini addopts=
 
 # --- the live notebook (tests/lab) ---------------------------------------------------------

@@ -24,7 +24,7 @@ import pytest
 from sklearn.datasets import load_diabetes, load_iris
 
 from treebook import (C45Classifier, CARTClassifier, CARTRegressor, CLSClassifier,
-                      ID3Classifier, OptimalTreeClassifier)
+                      ConditionalTreeClassifier, ID3Classifier, OptimalTreeClassifier)
 from treebook.chaid import CHAIDClassifier
 from treebook.cls import CriterionTreeClassifier
 from treebook.core.tree import Tree, TreeBuilder
@@ -58,6 +58,7 @@ def _documents() -> dict:
         "cart_surrogate": CARTClassifier(max_depth=3, missing="surrogate").fit(Xm, ym),
         "cart_regressor": CARTRegressor(max_depth=3).fit(Xd, yd),
         "optimal": OptimalTreeClassifier(max_depth=2).fit(Xi[::3], yi[::3]),
+        "ctree_surrogate": ConditionalTreeClassifier(max_surrogates=1).fit(Xm, ym),
         "hist": HistCARTClassifier(max_bins=8).fit(Xm, ym),
         "chaid": CHAIDClassifier().fit(Xi, yi),
         "forest": RandomForestClassifier(n_estimators=2, max_depth=2,

@@ -9,11 +9,12 @@ it contradicts the algorithm; each entry says why.
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from treebook import (C45Classifier, CARTClassifier, CARTRegressor, CLSClassifier, ID3Classifier,
-                      OptimalTreeClassifier)
+                      ConditionalTreeClassifier, ConditionalTreeRegressor, OptimalTreeClassifier)
 from treebook.chaid import CHAIDClassifier
 
 ESTIMATORS = [ID3Classifier(), C45Classifier(), CARTClassifier(), CARTRegressor(),
-              CLSClassifier(), OptimalTreeClassifier(max_depth=2), CHAIDClassifier()]
+              CLSClassifier(), OptimalTreeClassifier(max_depth=2), ConditionalTreeClassifier(),
+              ConditionalTreeRegressor(), CHAIDClassifier()]
 
 #: (learner, check) → why the check contradicts the learner. Nothing else may fail.
 EXPECTED_FAILURES = {

@@ -7,7 +7,7 @@ statistic and its quadratic form, asymptotic χ² or Monte-Carlo permutation p-v
 the node is split only when that p-value, adjusted for the number of variables tested,
 is below ``alpha``; the split point is the binary split of that variable with the largest
 maximally selected statistic (at an observed value, ``intersplit = FALSE``). The grower
-is :func:`treebook.growers.ctree.grow_ctree`. Because the variable is chosen by a
+is ``treebook.growers.ctree.grow_ctree``. Because the variable is chosen by a
 p-value, a variable with many values or cut points has no advantage over one with few:
 the selection bias of information gain and Gini is gone.
 

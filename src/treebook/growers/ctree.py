@@ -20,8 +20,9 @@ variable, the score of an ordered one, the category indicators of a nominal one;
 the class indicators or the response). The minimum bucket at a node is
 ``max(min_samples_leaf, ceil(min_prob · |D|))`` (partykit's ``minbucket`` and
 ``minprob``); weights count cases throughout (partykit's ``caseweights = TRUE``).
-Ties: the smaller p-value, then the larger statistic, then the first variable; the first
-best cut.
+Ties (:func:`rank_variables`): partykit's rules, the larger statistic and then the
+*last* variable; the first best cut; a case with the split variable missing goes right
+when as many cases went each way.
 
 Surrogates (``max_surrogates > 0``, partykit's ``maxsurrogate``): the other variables
 ranked by the unadjusted p-value of their test against the primary split's branch (on
@@ -103,6 +104,40 @@ def variable_tests(X, h, w, kinds, scores, n_codes, settings: CtreeSettings, col
     return stat, df, pv
 
 
+#: partykit's tie windows: ``sqrt(.Machine$double.xmin)`` for the node's variable,
+#: ``.Machine$double.eps`` for the surrogates' ranking
+XMIN_SQRT = float(np.sqrt(np.finfo(float).tiny))
+EPS = float(np.finfo(float).eps)
+
+
+def rank_variables(pv, stat, multiplier, window, tie_rule):
+    """The variables in partykit's order of preference, and their criteria.
+
+    The criterion is ``multiplier · log(1 - p)`` (partykit's, ``multiplier = k`` under
+    Bonferroni; NaN p: no test, ``-inf``). Variables within ``window`` of the best are
+    tied and get ``r / (S · 1000)`` added, ``S`` the sum of their 1-based positions in
+    partykit's model frame (the response first) and ``r`` the ranks of their statistics
+    (``tie_rule="rank"``, the node's variable) or ``order(statistic)`` as partykit's
+    surrogate code has it (``"order"``). The order is by criterion, the last variable
+    first among equals (partykit's ``.which.max``, ``rev(order(.))``)."""
+    from scipy.stats import rankdata
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        crit = np.where(np.isfinite(pv), multiplier * np.log1p(-pv), -np.inf)
+    if np.isfinite(crit).any():
+        ties = np.flatnonzero(np.abs(crit - crit.max()) < window)
+        if ties.size > 1:
+            total = float((ties + 2).sum())
+            if tie_rule == "rank":
+                bump = rankdata(stat[ties])
+            else:
+                bump = np.argsort(stat[ties], kind="stable") + 1.0
+            crit = crit.copy()
+            crit[ties] += bump / (total * 1000.0)
+    order = sorted(range(pv.shape[0]), key=lambda j: (-crit[j], -j))
+    return order, crit
+
+
 def _best_split(x, h, w, kind, scores, n_codes, min_bucket, feature):
     """The maximally selected split of one variable over the cases with ``x`` known, or
     None: a :class:`Split` whose ``score`` is its ``c_quad``."""
@@ -150,15 +185,16 @@ def _surrogates(X, direction, w, primary, kinds, scores, n_codes, settings):
     others = [j for j in range(X.shape[1]) if j != primary]
     stat, _, pv = variable_tests(Xk, h, wk, kinds, scores, n_codes,
                                  CtreeSettings(pvalue="asymptotic"), columns=others)
-    order = [j for j in sorted(others, key=lambda j: (pv[j], -stat[j]))
-             if np.isfinite(pv[j])][: settings.max_surrogates]
+    ranked, crit = rank_variables(pv, stat, 1, EPS, "order")
+    order = [j for j in ranked if j != primary and np.isfinite(crit[j])]
+    order = order[: min(len(others), settings.max_surrogates)]
     total = wk.sum()
     majority = max(wk[d == 0].sum(), wk[d == 1].sum()) / total
     found = []
     for j in order:
         s = _best_split(Xk[:, j], h, wk, kinds[j], scores[j], n_codes[j], 0.0, j)
         if s is None:
-            continue
+            break  # partykit then asks the same variable again: no further surrogate
         b = s.branch(Xk[:, j])
         flip = np.count_nonzero((b == 0) & (d == 0)) < np.count_nonzero((b == 0) & (d == 1))
         agree = wk[(b >= 0) & ((b == d) != flip)].sum() / total
@@ -225,11 +261,14 @@ def grow_ctree(X, y, w, *, kinds, scores, n_codes, n_classes: int, settings: Ctr
             continue
         k = int(tested.sum())
         adj = np.array([ind.sidak(p, k) for p in pv]) if settings.bonferroni else pv.copy()
-        tests[node] = (stat, adj)
-        chosen = sorted(np.flatnonzero(tested & (adj < settings.alpha)),
-                        key=lambda j: (adj[j], -stat[j], j))[: settings.split_try]
-        if not chosen:
+        order, crit = rank_variables(pv, stat, k if settings.bonferroni else 1,
+                                     XMIN_SQRT, "rank")
+        tests[node] = (stat, adj, adj[order[0]])
+        log_min = np.log1p(-settings.alpha)
+        if not np.any(crit > log_min):
             continue
+        chosen = [j for j in order[: min(int(np.isfinite(crit).sum()), settings.split_try)]
+                  if crit[j] > log_min]
         bucket = max(settings.min_samples_leaf, math.ceil(sw * settings.min_prob))
         split = None
         for j in chosen:
@@ -244,7 +283,9 @@ def grow_ctree(X, y, w, *, kinds, scores, n_codes, n_classes: int, settings: Ctr
         if not known.any():
             continue
         counts = np.bincount(raw[known], minlength=2)
-        split.missing_go = int(np.argmax(counts))  # majority = TRUE: ties to the left
+        # majority = TRUE: the branch most cases took (counted in rows, as partykit's
+        # tabulate); a tie goes right (partykit's .which.max takes the last maximum)
+        split.missing_go = int(counts[1] >= counts[0])
         split.surrogates = _surrogates(Xn, np.where(known, raw, -1), wr, split.feature,
                                        kinds, scores, n_codes, settings)
         split.unseen_as_missing = True
@@ -268,9 +309,8 @@ def grow_ctree(X, y, w, *, kinds, scores, n_codes, n_classes: int, settings: Ctr
     n = len(order)
     statistics = np.full((n, m), np.nan)
     pvalues = np.full((n, m), np.nan)
+    best = np.full(n, np.nan)
     for new, old in enumerate(order):
         if old in tests:
-            statistics[new], pvalues[new] = tests[old]
-    with np.errstate(all="ignore"):
-        best = np.array([np.nanmin(r) if np.isfinite(r).any() else np.nan for r in pvalues])
+            statistics[new], pvalues[new], best[new] = tests[old]
     return tree, {"statistics": statistics, "pvalues": pvalues, "pvalue": best}
