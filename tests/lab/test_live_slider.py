@@ -11,7 +11,10 @@ move the sliders. This test does exactly that with chapter 2 (``book/02_id3.md``
    is the live ipywidget, not the static ``.tb-slider`` fallback of the built book;
 4. one key press moves it; the browser sends the new value to the kernel over the
    websocket, the kernel answers with the new frame, and the readout, the frame's
-   "depth ..." line and the tree drawing all change to the new depth.
+   "depth ..." line and the tree drawing all change to the new depth;
+5. every check cell (tagged ``remove-cell`` for the book) opens with its input collapsed
+   (``jupyter: {source_hidden: true}`` in its metadata), so a reader meets the checks
+   as one-line placeholders, not as code.
 
 Every request of the page must go to the JupyterLab server (others are aborted and
 recorded), and the server and its kernel must not have tried any other host
@@ -61,6 +64,20 @@ _RUN_ALL_JS = """async ([path, timeoutMs]) => {
   return {ok, kernel: panel.context.sessionContext.kernelDisplayName,
           cells: cells.length, code: code.length, errors, expected,
           unexecuted: code.filter(([c]) => !c.executionCount).map(([, i]) => i)};
+}"""
+
+# The check cells (tagged remove-cell for the book) as JupyterLab shows them: their
+# metadata asks for the input collapsed (jupyter.source_hidden), and the view honours it.
+_CHECK_CELLS_JS = """() => {
+  const panel = window.jupyterapp.shell.currentWidget;
+  const out = [];
+  panel.content.widgets.forEach((w, i) => {
+    const tags = w.model.getMetadata('tags') || [];
+    if (w.model.type === 'code' && tags.includes('remove-cell'))
+      out.push({index: i, collapsed: w.inputHidden,
+                source_hidden: !!((w.model.getMetadata('jupyter') || {}).source_hidden)});
+  });
+  return out;
 }"""
 
 # What a depth slider's output shows: readout, the frame's stats line, the drawing, and
@@ -148,6 +165,11 @@ def test_depth_slider_is_a_live_widget(lab, browser):
         assert run["ok"] is True or run["expected"], f"run-all did not succeed: {run}"
         assert run["code"] > 10 and run["unexecuted"] == [], f"code cells not executed: {run}"
         ran_at = time.monotonic()
+        checks = page.evaluate(_CHECK_CELLS_JS)
+        assert checks, "no check cell (remove-cell) found in the chapter"
+        assert all(c["source_hidden"] and c["collapsed"] for c in checks), (
+            f"check cells that open with their input shown: "
+            f"{[c for c in checks if not (c['source_hidden'] and c['collapsed'])]}")
 
         # 3. the depth slider is the live ipywidget
         outputs = page.locator(".jp-OutputArea-output").filter(
