@@ -162,15 +162,16 @@ _DOC_PARAMS = """
     ----------
     tree_ : Tree
         the fitted tree.
-    node_pvalues_ : ndarray of shape (n_nodes,)
-        per node, the smallest (adjusted) p-value of its tests; NaN where no test was
+    node_pvalues_ : numpy.ndarray
+        shape ``(n_nodes,)``; per node, the smallest (adjusted) p-value of its tests; NaN where no test was
         made (a node stopped by ``max_depth`` or ``min_samples_split``, or with no
         variable to test).
-    node_variable_pvalues_ : ndarray of shape (n_nodes, n_features)
-        per node and variable, the (adjusted) p-value, NaN for no test.
-    node_statistics_ : ndarray of shape (n_nodes, n_features)
-        per node and variable, the statistic ``c_quad``.
-    ordered_features_ : ndarray of bool
+    node_variable_pvalues_ : numpy.ndarray
+        shape ``(n_nodes, n_features)``; per node and variable, the (adjusted) p-value, NaN for no test.
+    node_statistics_ : numpy.ndarray
+        shape ``(n_nodes, n_features)``; per node and variable, the statistic ``c_quad``.
+    ordered_features_ : numpy.ndarray
+        booleans, one per column;
         the columns read as ordered (pandas ordered Categoricals).
 """
 

@@ -53,7 +53,7 @@ from ..core import impurity as imp
 __all__ = ["STATISTICS", "MULTIPLIER_KINDS", "bonferroni_multiplier", "table_test",
            "MergeStep", "merge_categories", "PredictorTest", "predictor_test"]
 
-#: the test statistics CHAID may use: Pearson's X² and the likelihood-ratio G
+#: the test statistics CHAID may use (Pearson's X² and the likelihood-ratio G)
 STATISTICS = ("pearson", "likelihood")
 #: the kinds of predictor :func:`bonferroni_multiplier` knows
 MULTIPLIER_KINDS = ("free", "monotonic", "floating")
