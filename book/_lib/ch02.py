@@ -93,7 +93,10 @@ def iris_rectangles(tree, edges, length, width, species):
 def _svg(fig) -> str:
     import io
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight")
+    # no RDF metadata block: its namespace and creator URLs would sit inside the
+    # widget state's inline script, and its date would change every build
+    fig.savefig(buf, format="svg", bbox_inches="tight",
+                metadata={"Creator": None, "Date": None, "Format": None, "Type": None})
     plt.close(fig)
     text = buf.getvalue()
     return text[text.index("<svg"):]
