@@ -13,7 +13,7 @@ help:
 	@echo "make book          build the HTML book (every chapter executed, warnings are errors)"
 	@echo "make test          unit tests + every chapter under pytest --nbval, in one run"
 	@echo "make test-install  build the wheel, install it in a fresh venv, run the README quick start"
-	@echo "make test-browser  build the book and check every page in headless Chromium"
+	@echo "make test-browser  build the book, check every page in headless Chromium and count the page rules (tests/browser/test_page_rules.py)"
 	@echo "make test-lab      run chapter 2 in a headless JupyterLab and move its live slider in Chromium"
 	@echo "make crosscheck    C4.5 against Weka's J48, the cp table against R's rpart, ctree against R's partykit"
 	@echo "make lab           JupyterLab on the book (chapters open as notebooks)"

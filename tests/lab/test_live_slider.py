@@ -14,7 +14,8 @@ move the sliders. This test does exactly that with chapter 2 (``book/02_id3.md``
    "depth ..." line and the tree drawing all change to the new depth;
 5. every check cell (tagged ``remove-cell`` for the book) opens with its input collapsed
    (``jupyter: {source_hidden: true}`` in its metadata), so a reader meets the checks
-   as one-line placeholders, not as code.
+   as one-line placeholders, not as code; so does every other cell whose input the book
+   hides (``remove-input``, ``hide-input``, ``hide-cell``), and no other cell.
 
 Every request of the page must go to the JupyterLab server (others are aborted and
 recorded), and the server and its kernel must not have tried any other host
@@ -66,16 +67,19 @@ _RUN_ALL_JS = """async ([path, timeoutMs]) => {
           unexecuted: code.filter(([c]) => !c.executionCount).map(([, i]) => i)};
 }"""
 
-# The check cells (tagged remove-cell for the book) as JupyterLab shows them: their
-# metadata asks for the input collapsed (jupyter.source_hidden), and the view honours it.
-_CHECK_CELLS_JS = """() => {
+# The code cells as JupyterLab shows them, with the tags that hide their input in the
+# book: the check cells (remove-cell) and the others whose input the book hides ask for
+# the input collapsed (jupyter.source_hidden), and the view honours it.
+_HIDDEN_INPUT_TAGS = ["remove-cell", "remove-input", "hide-input", "hide-cell"]
+_CODE_CELLS_JS = """(hiddenTags) => {
   const panel = window.jupyterapp.shell.currentWidget;
   const out = [];
   panel.content.widgets.forEach((w, i) => {
+    if (w.model.type !== 'code') return;
     const tags = w.model.getMetadata('tags') || [];
-    if (w.model.type === 'code' && tags.includes('remove-cell'))
-      out.push({index: i, collapsed: w.inputHidden,
-                source_hidden: !!((w.model.getMetadata('jupyter') || {}).source_hidden)});
+    out.push({index: i, tags: tags.filter(t => hiddenTags.includes(t)),
+              collapsed: w.inputHidden,
+              source_hidden: !!((w.model.getMetadata('jupyter') || {}).source_hidden)});
   });
   return out;
 }"""
@@ -165,11 +169,20 @@ def test_depth_slider_is_a_live_widget(lab, browser):
         assert run["ok"] is True or run["expected"], f"run-all did not succeed: {run}"
         assert run["code"] > 10 and run["unexecuted"] == [], f"code cells not executed: {run}"
         ran_at = time.monotonic()
-        checks = page.evaluate(_CHECK_CELLS_JS)
+        code_cells = page.evaluate(_CODE_CELLS_JS, _HIDDEN_INPUT_TAGS)
+        checks = [c for c in code_cells if "remove-cell" in c["tags"]]
         assert checks, "no check cell (remove-cell) found in the chapter"
         assert all(c["source_hidden"] and c["collapsed"] for c in checks), (
             f"check cells that open with their input shown: "
             f"{[c for c in checks if not (c['source_hidden'] and c['collapsed'])]}")
+        hidden = [c for c in code_cells if c["tags"]]
+        assert len(hidden) > len(checks), "no remove-input/hide-input cell in the chapter"
+        assert all(c["collapsed"] for c in hidden), (
+            f"cells the book hides that open with their input shown: "
+            f"{[c for c in hidden if not c['collapsed']]}")
+        shown = [c for c in code_cells if not c["tags"]]
+        assert shown and not any(c["collapsed"] for c in shown), (
+            f"cells the book shows that open collapsed: {[c for c in shown if c['collapsed']]}")
 
         # 3. the depth slider is the live ipywidget
         outputs = page.locator(".jp-OutputArea-output").filter(
