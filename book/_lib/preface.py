@@ -200,7 +200,7 @@ def growing_tennis(model, X, y):
     return slider
 
 
-def contingency_figure(counts, values, classes, *, feature="A", figsize=(7.6, 2.6)):
+def contingency_figure(counts, values, classes, *, feature="A", figsize=(7.6, 2.8)):
     """A contingency table annotated with the book's symbols: each cell is marked with
     its symbol (|D_vk| inside, |D_v| for a row total, |C_k| for a column total, |D| for
     the grand total). ``classes`` in the order of the fitted classes, so that their tints
@@ -208,7 +208,7 @@ def contingency_figure(counts, values, classes, *, feature="A", figsize=(7.6, 2.
     counts = np.asarray(counts, dtype=float)
     V, K = counts.shape
     fig, ax = plt.subplots(figsize=figsize)
-    w0, w, h = 2.4, 1.15, 0.7
+    w0, w, h = 2.4, 1.2, 0.8
     left = lambda c: 0.0 if c == 0 else w0 + (c - 1) * w      # noqa: E731
     width = lambda c: w0 if c == 0 else w                     # noqa: E731
 
@@ -218,7 +218,7 @@ def contingency_figure(counts, values, classes, *, feature="A", figsize=(7.6, 2.
         ax.text(left(c) + width(c) / 2, r * h + h * (0.6 if tag else 0.5), text,
                 ha="center", va="center", fontsize=size, fontweight=weight)
         if tag:
-            ax.text(left(c) + 0.06, r * h + 0.05, tag, ha="left", va="top", fontsize=7,
+            ax.text(left(c) + 0.06, r * h + 0.05, tag, ha="left", va="top", fontsize=7.5,
                     color="#444444")
 
     cell(0, 0, f"{feature} = $a_v$", face="#eeeeee", size=9)
