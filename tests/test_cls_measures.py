@@ -66,7 +66,7 @@ def test_cls_is_average_log_likelihood_and_minus_conditional_entropy(table):
     assert cls == pytest.approx(per_case_loglik(table), abs=1e-12)
     assert cls == pytest.approx(-conditional_entropy(table), abs=1e-12)
     assert cls <= 0.0
-    # g(D, A) = H(D) + CLS(D, A): the same maximiser as information gain
+    # g(D, A) = H(D) + ℓ̄(D, A): the same maximiser as information gain
     parent = np.asarray(table).sum(axis=0)
     assert information_gain(table) == pytest.approx(entropy(parent) + cls, abs=1e-12)
 

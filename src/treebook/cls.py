@@ -6,7 +6,7 @@
   1966): the top-down, divide-and-conquer tree learner that ID3 grew out of. Its skeleton
   is the grower of ``treebook.growers.recursive`` (if the cases at a node are all of one class,
   make a leaf; otherwise choose a test, split, and recurse on each branch);
-* the **conditional likelihood score** ``CLS(D, A) = Σ_v P(v) Σ_k P(k|v) log P(k|v)``,
+* the **conditional likelihood score** ``ℓ̄(D, A) = Σ_v P(v) Σ_k P(k|v) log P(k|v)``,
   the average log-likelihood of the training labels under the split's plug-in model,
   which equals ``-H(D|A)`` (:func:`treebook.core.impurity.conditional_log_likelihood`).
 

@@ -408,7 +408,7 @@ def conditional_log_likelihood(counts_by_branch, *, check: bool = True):
     The average log-likelihood of the training labels under the split's plug-in model
     ``P̂(y = k | v) = |D_vk| / |D_v|``::
 
-        CLS(D, A) = (1/|D|) Σ_i log2 P̂(y_i | v_i)
+        ℓ̄(D, A) = (1/|D|) Σ_i log2 P̂(y_i | v_i)
                   = Σ_v |D_v|/|D| Σ_k P̂(k | v) log2 P̂(k | v)        (= -H(D|A))
 
     Computed from the first line, the definition (cell ``(v, k)`` holds ``|D_vk|``
@@ -417,7 +417,7 @@ def conditional_log_likelihood(counts_by_branch, *, check: bool = True):
     An empty cell holds no case, so it contributes nothing (no ``0 · log 0`` convention
     is needed). The score is ``≤ 0``; it is 0 when every branch is pure, and maximising
     it over attributes chooses what :func:`information_gain` chooses, since
-    ``g(D, A) = H(D) + CLS(D, A)`` and ``H(D)`` does not depend on ``A``.
+    ``g(D, A) = H(D) + ℓ̄(D, A)`` and ``H(D)`` does not depend on ``A``.
     """
     t = _table(counts_by_branch, check)
     sizes = t.sum(axis=-1, keepdims=True)
