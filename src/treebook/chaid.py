@@ -45,9 +45,10 @@ predictor one more category that merges like any other, for an ordinal one (a nu
 column's bins included) Kass's *floating* category, which may merge with any group while
 the others keep their order, and whose Bonferroni multiplier is ``C(c−2, r−2) +
 r·C(c−2, r−1)`` (``c`` counting the missing category; at a node without missing values
-the ordinary ``C(c−1, r−1)``). ``root_table`` lists it as ``"<missing>"``, and so do the rules and drawings of a
-tree fitted on missing values, in the branch a missing value takes. In prediction,
-a case missing the split variable follows the group its category merged into; at a node
+the ordinary ``C(c−1, r−1)``). ``root_table`` lists it as ``"<missing>"``, and so do the
+rules and drawings of a tree fitted on missing values, in the branch a missing value
+takes. In prediction, a case missing the split variable follows the group its category
+merged into; at a node
 whose training cases had no missing value there, it follows the branch with the most
 training weight (ties to the first) — the tree's ``missing_go``, kept in the JSON model
 file. An unseen category still stops the case at the node.

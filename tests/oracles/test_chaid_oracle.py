@@ -10,7 +10,9 @@ reads, and the options used here:
   may merge, ``[x, x+1)`` ranges that touch). At a node it merges, for each column, the
   pair of groups whose ``2 × K`` table (classes absent from both dropped) has the largest
   Pearson p-value (``scipy.special.chdtrc``; ties to the larger χ², then the first pair in
-  order; a pair with one class only at once) while that p-value is ``>= alpha_merge``,
+  order; a pair with one class only at once — but see
+  ``test_package_stops_merging_at_a_one_class_pair_tried_first``) while that p-value is
+  ``>= alpha_merge``,
   then tests the merged ``r × K`` table, and splits on the column with the smallest
   **unadjusted** p-value (no Bonferroni multiplier; ties to the larger χ²). It splits on
   that column whatever its p-value: there is no ``alpha_split`` (``alpha_split=1.0``
@@ -258,3 +260,28 @@ def test_root_p_values_and_bonferroni_by_hand(name):
         assert table["multiplier"].iloc[j] == b
         assert table["adjusted_p_value"].iloc[j] == pytest.approx(
             min(1.0, b * split.p), rel=1e-9, abs=1e-300)
+
+
+@pytest.mark.parametrize("kind", ["nominal", "ordinal"])
+def test_package_stops_merging_at_a_one_class_pair_tried_first(kind):
+    """A deviation of the package, pinned: its merge round stops at the first pair with
+    one class only, and merges it only if a pair tried before it reached ``alpha_merge``
+    (``highest_p_join`` is still None, and ``not None`` reads as "every pair differs").
+    Categories 0 and 1 pure in one class (the first pair) and 2, 3 alike (p = 0.75): the
+    package merges nothing; treebook merges {0, 1} (one class: nothing to test) and then
+    {2, 3}. The data sets above are chosen where no round meets such a pair first (adult's
+    sparse education-num did, at a node of depth 1)."""
+    x = np.array([0] * 10 + [1] * 10 + [2] * 20 + [3] * 20)
+    y = np.array(["a"] * 30 + ["b"] * 10 + ["a"] * 11 + ["b"] * 9)
+    cols = (x if kind == "ordinal" else x.astype(float))[:, None].astype(object)
+    theirs = PackageTree.from_numpy(cols, y, alpha_merge=0.05, max_depth=1,
+                                    min_parent_node_size=1, min_child_node_size=0,
+                                    variable_types=[kind])
+    assert _groups(theirs.tree_store[0].split, 4) == [[0], [1], [2], [3]]
+    ours = CHAIDClassifier(alpha_split=1.0, bonferroni=False, max_depth=1,
+                           ordinal=[0] if kind == "ordinal" else None).fit(
+        pd.DataFrame({"x": pd.Categorical(x)}), y)
+    assert ours.root_groups_[0] == ((0, 1), (2, 3))
+    # 2 = (10 a, 10 b) and 3 = (11 a, 9 b) are alike: X² = 0.100, p = 0.752
+    x2 = 40 * (10 * 9 - 10 * 11) ** 2 / (20 * 20 * 21 * 19)
+    assert math.erfc(math.sqrt(x2 / 2)) == pytest.approx(0.7515, abs=1e-4)

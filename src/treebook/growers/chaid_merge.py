@@ -18,7 +18,9 @@ category. Among the pairs of groups that may merge — *adjacent* groups for an 
 (Kass's "monotonic") predictor, *any* two for a nominal ("free") one — test each pair's
 ``2 × K`` sub-table and take the least significant (largest ``p``; ties to the larger
 statistic, then to the first pair in order; a pair with one class only has nothing to
-test and is taken at once, as the CHAID package takes it). If its ``p ≥ alpha_merge``
+test and is taken at once — the CHAID package takes it only if a pair it tried before
+in that round reached ``alpha_merge``, and otherwise stops merging, which
+``tests/oracles`` pins as a deviation). If its ``p ≥ alpha_merge``
 the two are not significantly different: merge them and repeat; otherwise stop. Then,
 while a group holds less weight than ``min_samples_leaf``, the smallest such group is
 merged with the partner it may merge with whose pair is least significant.
