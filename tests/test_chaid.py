@@ -1,6 +1,8 @@
 """CHAID (treebook.chaid, treebook.growers.chaid_merge): Kass's multipliers against
-brute-force counts, a merge sequence worked by hand, the tree's structure on a table
-built to need each rule, bad input, weights, binning and prediction."""
+brute-force counts (and against the partitions the merge rule can reach), merge sequences
+worked by hand (the missing category among them), the tree's structure on a table built
+to need each rule, bad input, weights, binning, prediction (missing values included) and
+the JSON round trip."""
 
 import itertools
 import json
@@ -12,7 +14,7 @@ import pytest
 
 from treebook.chaid import CHAIDClassifier, root_p_values
 from treebook.core.impurity import pearson_chi2
-from treebook.growers.chaid_merge import (bonferroni_multiplier, merge_categories,
+from treebook.growers.chaid_merge import (_pairs, bonferroni_multiplier, merge_categories,
                                           predictor_test, table_test)
 from treebook.io.serialize import from_json, to_json
 
@@ -65,6 +67,44 @@ def test_floating_multiplier_counts_partitions_with_a_free_missing_category(c):
             counts[len(p)] = counts.get(len(p), 0) + 1
     for r in range(1, c + 1):
         assert bonferroni_multiplier(c, r, "floating") == counts.get(r, 0)
+
+
+def _reachable(c, ordinal, floating):
+    """Every partition of ``c`` categories the merge rule can reach, by the number of
+    groups: from singletons (category 0 the missing one when ``floating``), any sequence
+    of merges of pairs ``_pairs`` allows (the rule merge_categories applies)."""
+    start = tuple((k,) for k in range(c))
+    seen, todo = {}, [(start, floating)]
+    while todo:
+        groups, fl = todo.pop()
+        key = frozenset(frozenset(g) for g in groups)
+        if key in seen:
+            continue
+        seen[key] = len(groups)
+        if len(groups) < 2:
+            continue
+        for a, b in zip(*_pairs(len(groups), ordinal, fl)):
+            a, b = int(a), int(b)
+            merged = list(groups)
+            merged[a] = tuple(sorted(groups[a] + groups[b]))
+            del merged[b]
+            todo.append((tuple(merged), fl and 0 not in (a, b)))
+    counts = {}
+    for r in seen.values():
+        counts[r] = counts.get(r, 0) + 1
+    return counts
+
+
+@pytest.mark.parametrize("c", range(2, 7))
+def test_multipliers_count_the_partitions_the_merge_rule_reaches(c):
+    """Kass's multiplier is the number of groupings the merging could have produced: the
+    merge rule's own pair choices (nominal: any two; ordinal: neighbours; floating: the
+    missing category with any group while alone) reach exactly that many partitions."""
+    for kind, ordinal, floating in [("free", False, False), ("monotonic", True, False),
+                                    ("floating", True, True)]:
+        counts = _reachable(c, ordinal, floating)
+        for r in range(1, c + 1):
+            assert counts.get(r, 0) == bonferroni_multiplier(c, r, kind), (kind, c, r)
 
 
 def test_multiplier_small_values_and_kass_formula():
@@ -146,6 +186,80 @@ def test_min_samples_leaf_merges_a_small_group_with_its_least_different_partner(
     p = {k: _x2_2x2(*table[k], 4, 0)[1] for k in (0, 1, 2)}
     assert max(p, key=p.get) == 2 and p[2] == pytest.approx(0.509, abs=1e-3)
     assert [(s.pair, s.reason) for s in steps] == [((2, 3), "min_samples_leaf")]
+    assert steps[0].p_value == pytest.approx(p[2])
+    assert groups == [(0,), (1,), (2, 3)]
+
+
+# the missing category: TABLE's four categories A, B, C, D plus the cases missing the
+# predictor as the last row (code 4)
+def test_nominal_missing_category_merges_like_any_other():
+    """Missing cases M = (17, 3), alike D = (18, 2). Step 1 tries the pairs with M first
+    (the package's working order); the least significant pair is still A–B (p = 0.752,
+    M–D 0.633), so A–B merges first, then M–D; the rest differ at 0.05."""
+    table = np.vstack([TABLE, [[17.0, 3.0]]])
+    groups, steps = merge_categories(table, ordinal=False, alpha_merge=0.05, missing=True)
+    x2_md, p_md = _x2_2x2(17, 3, 18, 2)
+    x2_ab, p_ab = _x2_2x2(10, 10, 11, 9)
+    assert p_ab > p_md > 0.05
+    # the working order puts the missing category first: M, A, B, C, D
+    assert steps[0].groups == ((4,), (0,), (1,), (2,), (3,))
+    assert steps[0].pair == (1, 2) and steps[0].p_value == pytest.approx(p_ab)
+    assert steps[1].groups == ((4,), (0, 1), (2,), (3,))
+    assert steps[1].pair == (0, 3) and steps[1].p_value == pytest.approx(p_md)
+    assert steps[1].statistic == pytest.approx(x2_md)
+    assert len(steps) == 2
+    # the output is ordered by the smallest code: the missing category sits with D
+    assert groups == [(0, 1), (2,), (3, 4)]
+    # without missing=True the last row is an ordinary category, with the same merges
+    plain, _ = merge_categories(table, ordinal=False, alpha_merge=0.05)
+    assert plain == groups
+    t = predictor_test(table, ordinal=False, alpha_merge=0.05, missing=True)
+    assert t.n_categories == 5 and t.multiplier == bonferroni_multiplier(5, 3, "free") == 25
+
+
+def test_ordinal_missing_category_floats():
+    """Ordered A < C < B < D (no adjacent pair alike at 0.05, as in
+    test_ordinal_merge_only_adjacent) and M alike A = (10, 10): M may join A although
+    nothing is adjacent to it; A and B, alike but not neighbours, still may not merge."""
+    order = [0, 2, 1, 3]
+    table = np.vstack([TABLE[order], [[9.0, 11.0]]])
+    groups, steps = merge_categories(table, ordinal=True, alpha_merge=0.05, missing=True)
+    assert [s.reason for s in steps] == ["alpha"]
+    # working order M, A, C, B, D: adjacent pairs (1,2), (2,3), (3,4), then M with each
+    assert steps[0].groups == ((4,), (0,), (1,), (2,), (3,))
+    assert steps[0].pair == (1, 0)
+    assert steps[0].p_value == pytest.approx(_x2_2x2(10, 10, 9, 11)[1])
+    assert groups == [(0, 4), (1,), (2,), (3,)]
+    t = predictor_test(table, ordinal=True, alpha_merge=0.05, missing=True)
+    assert t.groups == tuple(groups) and t.n_categories == 5
+    # C(c−2, r−2) + r·C(c−2, r−1) = C(3, 2) + 4·C(3, 3)
+    assert t.multiplier == bonferroni_multiplier(5, 4, "floating") == 3 + 4 * 1
+    # merged, the missing category floats no more: A = (17, 3) < B = (2, 18) < C = (18, 2)
+    # and M = (18, 2) joins C (p = 1); {C, M} is alike A (p > 0.5) but not its neighbour
+    table = np.array([[17.0, 3.0], [2.0, 18.0], [18.0, 2.0], [18.0, 2.0]])
+    groups, steps = merge_categories(table, ordinal=True, alpha_merge=0.05, missing=True)
+    assert [s.pair for s in steps] == [(3, 0)] and steps[0].p_value == pytest.approx(1.0)
+    assert _x2_2x2(36, 4, 17, 3)[1] > 0.5
+    assert groups == [(0,), (1,), (2, 3)]
+    # as a nominal predictor the same table merges A with {C, M}
+    groups, _ = merge_categories(table, ordinal=False, alpha_merge=0.05, missing=True)
+    assert groups == [(0, 2, 3), (1,)]
+    # with the missing row empty, the predictor is plain ordinal (monotonic multiplier)
+    empty = np.vstack([TABLE[order], [[0.0, 0.0]]])
+    t = predictor_test(empty, ordinal=True, alpha_merge=0.01, missing=True)
+    assert t.groups == ((0,), (1,), (2, 3)) and t.multiplier == bonferroni_multiplier(4, 3, "monotonic")
+
+
+def test_small_missing_category_joins_its_least_different_group():
+    """min_samples_leaf: a missing category of 3 cases, which differs from nothing at
+    alpha_merge = 0.9 only because it is small, joins the group most like it — any group,
+    for an ordinal predictor (it floats), here the last one."""
+    table = np.array([[10.0, 10.0], [2.0, 18.0], [18.0, 2.0], [3.0, 0.0]])
+    groups, steps = merge_categories(table, ordinal=True, alpha_merge=0.9, missing=True,
+                                     min_samples_leaf=5)
+    p = {k: _x2_2x2(*table[k], 3, 0)[1] for k in (0, 1, 2)}
+    assert max(p, key=p.get) == 2
+    assert [(s.pair, s.reason) for s in steps] == [((3, 0), "min_samples_leaf")]
     assert steps[0].p_value == pytest.approx(p[2])
     assert groups == [(0,), (1,), (2, 3)]
 
@@ -278,10 +392,10 @@ def test_bad_parameters_name_the_argument(params, kind, name):
         CHAIDClassifier(**params).fit(X, y)
 
 
-def test_missing_values_are_refused_with_a_hint():
+def test_a_column_with_only_missing_values_is_refused():
     X, y = _reuse_table()
-    X.loc[3, "x1"] = None
-    with pytest.raises(ValueError, match="missing values.*impute"):
+    X["x3"] = None
+    with pytest.raises(ValueError, match="'x3' has only missing values"):
         CHAIDClassifier().fit(X, y)
 
 
@@ -358,4 +472,142 @@ def test_json_round_trip_rules_and_drawing():
     from treebook.core.tree_validation import MalformedModelError
 
     with pytest.raises(MalformedModelError, match="bin_edges_"):
+        from_json(json.dumps(doc))
+
+
+# ------------------------------------------------------------------ missing values in fit and predict
+def _with_missing(seed=11, n=900):
+    """A nominal ``a`` and a numeric ``b``, missing at random, and an ordered ``c`` whose
+    top level is missing more often than the others; seeded."""
+    rng = np.random.default_rng(seed)
+    a = rng.choice(list("pqrs"), n).astype(object)
+    b = rng.normal(size=n)
+    c = rng.integers(0, 4, n)
+    score = np.isin(a, ["p", "q"]) * 1.0 + (b > 0.5) + (c == 3) + rng.normal(scale=0.5, size=n)
+    y = (score > 1).astype(int)
+    a[(rng.random(n) < 0.15)] = None
+    b[rng.random(n) < 0.1] = np.nan
+    X = pd.DataFrame({"a": a, "b": b,
+                      "c": pd.Categorical(c, categories=range(4), ordered=True)})
+    X.loc[rng.random(n) < np.where(c == 3, 0.3, 0.05), "c"] = np.nan
+    return X, y
+
+
+def test_missing_cases_go_where_their_category_merged():
+    X, y = _with_missing()
+    m = CHAIDClassifier(max_depth=2).fit(X, y)
+    t = m.tree_
+    assert m.__sklearn_tags__().input_tags.allow_nan
+    assert m.ordinal_.tolist() == [False, True, True]
+    # the rows of every child: the codes of its group, and the missing rows where the
+    # missing category merged (missing_go)
+    f = int(t.feature[0])
+    Xe = m._encode(X)
+    end = m.decision_path(X).tocsc()
+    miss = np.isnan(Xe[:, f])
+    assert miss.sum() > 50
+    for b, child in enumerate(t.children_of(0)):
+        codes = np.flatnonzero(t.codes_of(0) == b)
+        expect = np.isin(Xe[:, f], codes) | (miss & (t.missing_go[0] == b))
+        assert np.array_equal(np.sort(end[:, child].nonzero()[0]), np.flatnonzero(expect))
+    # root_table names the missing category where it merged
+    table = m.root_table()
+    name = X.columns[f]
+    group = next(g for g in table.loc[name, "groups"] if "<missing>" in g)
+    assert t.missing_go[0] == list(table.loc[name, "groups"]).index(group)
+    # multipliers: b's (binned) and c's floating, a's free, each counting the missing one
+    assert table.loc["c", "multiplier"] == bonferroni_multiplier(
+        5, int(table.loc["c", "n_groups"]), "floating")
+    c, r = m.bin_edges_[1].size + 2, int(table.loc["b", "n_groups"])
+    assert table.loc["b", "multiplier"] == bonferroni_multiplier(c, r, "floating")
+    assert table.loc["a", "multiplier"] == bonferroni_multiplier(5, int(table.loc["a", "n_groups"]))
+    # the bins are those of the known values: NaN takes no part in the edges
+    known = CHAIDClassifier(max_depth=0).fit(X[["b"]].dropna(), y[X["b"].notna().to_numpy()])
+    np.testing.assert_array_equal(m.bin_edges_[1], known.bin_edges_[0])
+    # prediction: a new case missing the root's variable follows the missing group
+    one = X.iloc[[0]].copy()
+    one.iloc[0, f] = np.nan
+    path = m.decision_path(one).nonzero()[1]
+    assert path[1] == t.children_of(0)[t.missing_go[0]]
+    # the drawing and the rules name the missing category where it goes
+    assert "<missing>" in m.export_text() and "<missing>" in str(m.to_rules())
+
+
+def test_a_case_missing_where_training_had_none_follows_the_largest_branch():
+    X, y = _reuse_table()  # no missing value: x1 at the root, {A, B} (120 cases) and C (60)
+    m = CHAIDClassifier().fit(X, y)
+    t = m.tree_
+    big = int(np.argmax(t.weighted_n[t.children_of(0)]))
+    assert t.missing_go[0] == big == 0
+    # below {A, B}: x2 splits P (40 cases) and Q (80)
+    ab = t.children_of(0)[0]
+    assert t.weighted_n[t.children_of(ab)].tolist() == [40, 80] and t.missing_go[ab] == 1
+    Xm = pd.DataFrame({"x1": [None, None, "C"], "x2": ["P", None, None]})
+    end = m.apply(Xm)
+    p, q = t.children_of(ab)
+    # under P, x1 again: A (30 cases) and B (10); under Q, A (30) and B (50)
+    assert t.weighted_n[t.children_of(p)].tolist() == [30, 10]
+    assert t.weighted_n[t.children_of(q)].tolist() == [30, 50]
+    assert end[0] == t.children_of(p)[0]  # x1 missing: {A, B}; x2 = P; then A
+    assert end[1] == t.children_of(q)[1]  # both missing: {A, B}; Q; then B
+    assert end[2] == t.children_of(0)[1]  # C is a leaf
+    # the tree without missing values names no missing category in its drawing
+    assert "<missing>" not in m.export_text()
+    # ties go to the first branch
+    m = CHAIDClassifier().fit(pd.DataFrame({"a": ["p", "q"] * 10}), [0, 1] * 10)
+    assert m.tree_.missing_go[0] == 0 and m.predict(pd.DataFrame({"a": [None]}))[0] == 0
+    # an unseen category still stops at the node
+    with pytest.warns(UserWarning):
+        assert m.apply(pd.DataFrame({"a": ["z"]}))[0] == 0
+
+
+def test_nominal_missing_category_is_an_ordinary_category():
+    """For a nominal predictor, NaN gives the tree a category of its own: the same tests
+    and predictions as the label "~" in its place (no ties in this data)."""
+    X, y = _with_missing(seed=4)
+    X = X[["a"]].assign(d=np.random.default_rng(9).choice(list("uvw"), len(X)))
+    labelled = X.assign(a=X["a"].fillna("~"))
+    m = CHAIDClassifier(alpha_merge=0.2).fit(X, y)
+    k = CHAIDClassifier(alpha_merge=0.2).fit(labelled, y)
+    assert m.tree_.node_count == k.tree_.node_count > 3
+    np.testing.assert_allclose(m.node_p_value_, k.node_p_value_, rtol=1e-12)
+    np.testing.assert_allclose(m.node_adjusted_p_value_, k.node_adjusted_p_value_, rtol=1e-12)
+    np.testing.assert_array_equal(m.predict_proba(X), k.predict_proba(labelled))
+    groups = {frozenset(g) for g in m.root_table().loc["a", "groups"]}
+    assert groups == {frozenset("<missing>" if v == "~" else v for v in g)
+                      for g in k.root_table().loc["a", "groups"]}
+
+
+def test_integer_weights_are_copies_of_rows_with_missing_values():
+    X, y = _with_missing(seed=6, n=400)
+    w = np.random.default_rng(1).integers(0, 4, len(X))
+    weighted = CHAIDClassifier(max_bins=5).fit(X, y, sample_weight=w)
+    rep = np.repeat(np.arange(len(X)), w)
+    copied = CHAIDClassifier(max_bins=5).fit(X.iloc[rep], y[rep])
+    assert weighted.export_text() == copied.export_text()
+    np.testing.assert_array_equal(weighted.tree_.missing_go, copied.tree_.missing_go)
+    np.testing.assert_allclose(weighted.node_p_value_, copied.node_p_value_, rtol=1e-12)
+
+
+def test_json_round_trip_keeps_the_missing_value_rule():
+    X, y = _with_missing()
+    m = CHAIDClassifier(min_samples_leaf=10).fit(X, y)
+    assert (m.tree_.missing_go >= 2).any()  # a multiway rule beyond CART's 0 / 1
+    loaded = from_json(to_json(m))
+    np.testing.assert_array_equal(loaded.tree_.missing_go, m.tree_.missing_go)
+    Xn = X.copy()
+    Xn.loc[:40, ["a", "b", "c"]] = np.nan  # every value missing in some rows
+    np.testing.assert_array_equal(loaded.predict_proba(Xn), m.predict_proba(Xn))
+    assert loaded.export_text() == m.export_text()
+    assert loaded.root_table().equals(m.root_table())
+    # a rule naming a branch the node lacks is refused on loading
+    doc = json.loads(to_json(m))
+    go = doc["fitted"]["tree_"]["missing_rule"]["missing_go"]
+    go[0] = m.tree_.n_branches(0)
+    from treebook.core.tree_validation import MalformedModelError
+
+    with pytest.raises(MalformedModelError, match="missing_go"):
+        from_json(json.dumps(doc))
+    go[0] = "0"
+    with pytest.raises(MalformedModelError, match="missing_go"):
         from_json(json.dumps(doc))

@@ -37,8 +37,21 @@ at fit and predict alike (``bin_edges_``).
 **Prediction.** A leaf predicts its majority class (ties to the first in ``classes_``).
 A category that has no branch at a node — never seen in training, or not present at
 that node — stops the case there: it gets that node's class distribution (the rule of
-every multiway split in the package). Missing values are refused (impute them first, or
-use :class:`treebook.c45.C45Classifier`).
+every multiway split in the package).
+
+**Missing values** (NaN, None, ``pd.NA``; in categorical and numeric columns) are a
+category of their own, as Kass (1980) and the CHAID programs treat them: for a nominal
+predictor one more category that merges like any other, for an ordinal one (a numeric
+column's bins included) Kass's *floating* category, which may merge with any group while
+the others keep their order, and whose Bonferroni multiplier is ``C(c−2, r−2) +
+r·C(c−2, r−1)`` (``c`` counting the missing category; at a node without missing values
+the ordinary ``C(c−1, r−1)``). ``root_table`` lists it as ``"<missing>"``, and so do the
+rules and drawings of a tree fitted on missing values, in the branch a missing value
+takes. In prediction, a case missing the split variable follows the group its category
+merged into; at a node
+whose training cases had no missing value there, it follows the branch with the most
+training weight (ties to the first) — the tree's ``missing_go``, kept in the JSON model
+file. An unseen category still stops the case at the node.
 
 **Weights** count cases: ``sample_weight`` multiplies a row's count in every table (an
 integer weight is that many copies of the row), so the tests depend on their scale.
@@ -56,7 +69,10 @@ from .growers.binning import bin_edges
 from .growers.chaid import grow_chaid
 from .growers.chaid_merge import STATISTICS
 
-__all__ = ["CHAIDClassifier", "root_p_values"]
+__all__ = ["CHAIDClassifier", "MISSING_LABEL", "root_p_values"]
+
+#: how :meth:`CHAIDClassifier.root_table` names the missing category
+MISSING_LABEL = "<missing>"
 
 
 def _interval_labels(edges: np.ndarray) -> np.ndarray:
@@ -114,7 +130,9 @@ class CHAIDClassifier(DecisionTreeClassifierBase):
     ``node_adjusted_p_value_``, ``node_best_feature_`` (-1: none); per column, its test
     at the root (NaN where it has fewer than two groups): ``root_statistic_``,
     ``root_dof_``, ``root_p_value_``, ``root_multiplier_``, ``root_adjusted_p_value_``,
-    ``root_n_groups_`` and ``root_groups_`` (the merged category codes), also as a table
+    ``root_n_groups_`` and ``root_groups_`` (the merged category codes; code
+    ``len(tree_.categories[f])``, one past column ``f``'s last, is its missing
+    category), also as a table
     by :meth:`root_table`. The root is tested even with ``max_depth=0``.
 
     Examples
@@ -141,10 +159,7 @@ class CHAIDClassifier(DecisionTreeClassifierBase):
         "max_bins": Interval(int, 2, 65535),
     }
     _all_categorical = False
-    _missing = "error"
-    _missing_hint = ("CHAIDClassifier has no rule for missing values; impute them, or use "
-                     "C45Classifier, which sends such cases down every branch with "
-                     "fractional weights.")
+    _missing = "rule"  # a category of its own; see the module docstring
     _weight_units = "cases"  # the χ² tests read weights as counts of cases
 
     def __init__(self, alpha_merge=0.05, alpha_split=0.05, max_depth=None,
@@ -161,6 +176,9 @@ class CHAIDClassifier(DecisionTreeClassifierBase):
         self.max_bins = max_bins
 
     # ------------------------------------------------------------------ input
+    def _accepts_missing(self) -> bool:
+        return True
+
     def _ordinal_columns(self, X) -> np.ndarray:
         names = list(self.encoder_.names)
         cats = self.encoder_.categories
@@ -195,7 +213,8 @@ class CHAIDClassifier(DecisionTreeClassifierBase):
         out = np.array(Xe, dtype=float, order="C")
         for f, e in enumerate(self.bin_edges_):
             if e is not None:
-                out[:, f] = np.searchsorted(e, out[:, f], side="left")
+                col = out[:, f]  # a missing value stays NaN (its own category)
+                out[:, f] = np.where(np.isnan(col), np.nan, np.searchsorted(e, col, side="left"))
         return out
 
     def _encode_fit(self, X, sample_weight):
@@ -207,8 +226,9 @@ class CHAIDClassifier(DecisionTreeClassifierBase):
                 edges.append(None)
                 continue
             # weights count cases: the bins are equal-frequency bins of the weighted cases
-            values, inverse = np.unique(Xe[w > 0, f], return_inverse=True)
-            counts = np.bincount(inverse, weights=w[w > 0], minlength=values.size)
+            known = (w > 0) & ~np.isnan(Xe[:, f])
+            values, inverse = np.unique(Xe[known, f], return_inverse=True)
+            counts = np.bincount(inverse, weights=w[known], minlength=values.size)
             edges.append(bin_edges(values, counts, self.max_bins)[0] if values.size
                          else np.empty(0))
         self.bin_edges_ = tuple(edges)
@@ -223,6 +243,12 @@ class CHAIDClassifier(DecisionTreeClassifierBase):
                                    for c, e in zip(meta["categories"], self.bin_edges_))
         return meta
 
+    def _grow_metadata(self, X):
+        meta = self._metadata(self.classes_)
+        if np.isnan(X).any():  # drawings and rules show where the missing category goes
+            meta["extra"] = {**meta.get("extra", {}), "missing_label": MISSING_LABEL}
+        return meta
+
     # ------------------------------------------------------------------ growing
     def _grow(self, X, y, w):
         n_categories = [e.size + 1 if e is not None else len(c)
@@ -233,7 +259,7 @@ class CHAIDClassifier(DecisionTreeClassifierBase):
             alpha_split=self.alpha_split, statistic=self.criterion,
             bonferroni=self.bonferroni, max_depth=self.max_depth,
             min_samples_split=self.min_samples_split,
-            min_samples_leaf=self.min_samples_leaf, metadata=self._metadata(self.classes_))
+            min_samples_leaf=self.min_samples_leaf, metadata=self._grow_metadata(X))
         self.node_statistic_ = tests.statistic
         self.node_dof_ = tests.dof
         self.node_p_value_ = tests.p_value
@@ -259,12 +285,17 @@ class CHAIDClassifier(DecisionTreeClassifierBase):
     def root_table(self) -> pd.DataFrame:
         """Every predictor's test at the root, one row per column of ``X``: ``kind``
         (``"ordinal"``/``"nominal"``), ``n_groups``, ``groups`` (the merged categories,
-        by their labels; a numeric column's by its bins), ``statistic``, ``dof``,
+        by their labels, the missing category as ``"<missing>"``; a numeric column's by
+        its bins), ``statistic``, ``dof``,
         ``p_value``, ``multiplier``, ``adjusted_p_value`` and ``chosen`` (the predictor
         CHAID splits the root on, or would with ``alpha_split=1``)."""
         self._check_fitted()
         cats = self.tree_.categories
-        groups = [None if g is None else tuple(tuple(cats[f][c] for c in grp) for grp in g)
+
+        def label(f, c):  # code len(cats[f]) is the missing category
+            return MISSING_LABEL if c == len(cats[f]) else cats[f][c]
+
+        groups = [None if g is None else tuple(tuple(label(f, c) for c in grp) for grp in g)
                   for f, g in enumerate(self.root_groups_)]
         frame = pd.DataFrame({
             "kind": np.where(self.ordinal_, "ordinal", "nominal"),

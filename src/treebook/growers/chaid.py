@@ -17,8 +17,20 @@ does the same). Ties between predictors go to the larger statistic, then to the 
 column (the CHAID package's rule). Nodes are created in depth-first pre-order, so the
 builder's ids are the tree's node ids and the per-node tests line up with them.
 
-Input: category codes (a numeric column already binned by the learner), no missing
-values; ``ordinal[f]`` says whether predictor ``f`` is monotonic (adjacent merges only).
+Input: category codes (a numeric column already binned by the learner), NaN for a
+missing value; ``ordinal[f]`` says whether predictor ``f`` is monotonic (adjacent merges
+only).
+
+**Missing values.** At a node, the cases missing predictor ``f`` form one more category
+(code ``n_categories[f]`` in the merge, :mod:`~treebook.growers.chaid_merge`): nominal, a
+category like any other; ordinal, Kass's floating category. They go down the branch of
+the group their category merged into. The tree records, per split node, the branch a
+missing value takes (``Tree.missing_go``): that group's branch where the node's training
+cases had missing values, otherwise the branch with the most training weight (ties to
+the first) — the "most popular node" rule of SAS's HPSPLIT (``ASSIGNMISSING=POPULAR``,
+and its fallback when training had no missing values at a split), and partykit's
+``majority = TRUE``. Prediction reads it (``Tree.route``), so a loaded model file routes
+the same way.
 """
 
 from __future__ import annotations
@@ -33,7 +45,7 @@ from ..core.tree import Tree, TreeBuilder
 from .chaid_merge import PredictorTest, predictor_test
 from .recursive import node_counts
 
-__all__ = ["NodeTests", "best_predictor", "grow_chaid"]
+__all__ = ["NodeTests", "best_predictor", "grow_chaid", "missing_branch"]
 
 
 class NodeTests(NamedTuple):
@@ -72,11 +84,23 @@ def node_tests(X, y, w, n_categories, ordinal, n_classes, *, alpha_merge, statis
     cases ``X`` (codes), ``y``, ``w`` of one node."""
     out = []
     for f in range(X.shape[1]):
-        table, _ = categorical_table(X[:, f], y, w, n_categories[f], n_classes)
+        table, missing = categorical_table(X[:, f], y, w, n_categories[f], n_classes)
+        # the missing cases as the last row: one more category (code n_categories[f])
+        table = np.vstack([table, missing[None, :]])
         out.append(predictor_test(table, ordinal=bool(ordinal[f]), alpha_merge=alpha_merge,
                                   statistic=statistic, bonferroni=bonferroni,
-                                  min_samples_leaf=min_samples_leaf))
+                                  min_samples_leaf=min_samples_leaf, missing=True))
     return out
+
+
+def missing_branch(groups, n_codes: int, branch_weight) -> int:
+    """The branch a case missing the split variable takes: that of the group holding the
+    missing category (code ``n_codes``), else the one with the most training weight
+    ``branch_weight`` (ties to the first)."""
+    for b, g in enumerate(groups):
+        if n_codes in g:
+            return b
+    return int(np.argmax(branch_weight))
 
 
 def grow_chaid(X, y, sample_weight, *, n_categories, ordinal, n_classes: int,
@@ -85,14 +109,12 @@ def grow_chaid(X, y, sample_weight, *, n_categories, ordinal, n_classes: int,
                min_samples_split: int = 2, min_samples_leaf: float = 1.0,
                metadata: dict | None = None) -> tuple[Tree, NodeTests]:
     """Grow a CHAID tree on category codes ``X`` (``n_categories[f]`` codes per column,
-    no missing value), class codes ``y`` and weights ``sample_weight``.
+    NaN where a value is missing), class codes ``y`` and weights ``sample_weight``.
 
     The options are :class:`treebook.chaid.CHAIDClassifier`'s. Returns the tree (node
     impurity: entropy, in bits) and its :class:`NodeTests`.
     """
     X = np.asarray(X, dtype=float)
-    if np.isnan(X).any():
-        raise ValueError("X has missing values; the CHAID grower has no rule for them")
     y = np.asarray(y, dtype=np.int64)
     w0 = np.asarray(sample_weight, dtype=float)
     max_depth = np.inf if max_depth is None else max_depth
@@ -129,11 +151,16 @@ def grow_chaid(X, y, sample_weight, *, n_categories, ordinal, n_classes: int,
         stats.append((t.statistic, t.dof, t.p_value, t.adjusted_p_value, f))
         if not (t.adjusted_p_value if bonferroni else t.p_value) < alpha_split:
             continue
-        branch_of_code = np.full(n_categories[f], -1, dtype=np.int64)
+        n_codes = n_categories[f]
+        branch_of_code = np.full(n_codes + 1, -1, dtype=np.int64)  # + the missing code
         for b, g in enumerate(t.groups):
             branch_of_code[list(g)] = b
-        builder.set_split(node, f, NodeKind.MULTIWAY, branch_of_code=branch_of_code)
-        branch = branch_of_code[X[rows, f].astype(np.int64)]
+        builder.set_split(node, f, NodeKind.MULTIWAY, branch_of_code=branch_of_code[:n_codes])
+        x = X[rows, f]
+        branch = branch_of_code[np.where(np.isnan(x), n_codes, x).astype(np.int64)]
+        go = missing_branch(t.groups, n_codes, np.bincount(branch, weights=w,
+                                                           minlength=len(t.groups)))
+        builder.set_missing_rule(node, go)
         stack.extend((node, rows[branch == b], depth + 1)
                      for b in reversed(range(len(t.groups))))
     tree = builder.build(**(metadata or {}))

@@ -18,10 +18,21 @@ category. Among the pairs of groups that may merge — *adjacent* groups for an 
 (Kass's "monotonic") predictor, *any* two for a nominal ("free") one — test each pair's
 ``2 × K`` sub-table and take the least significant (largest ``p``; ties to the larger
 statistic, then to the first pair in order; a pair with one class only has nothing to
-test and is taken at once, as the CHAID package takes it). If its ``p ≥ alpha_merge``
+test and is taken at once — the CHAID package takes it only if a pair it tried before
+in that round reached ``alpha_merge``, and otherwise stops merging, which
+``tests/oracles`` pins as a deviation). If its ``p ≥ alpha_merge``
 the two are not significantly different: merge them and repeat; otherwise stop. Then,
 while a group holds less weight than ``min_samples_leaf``, the smallest such group is
 merged with the partner it may merge with whose pair is least significant.
+
+**The missing category** (``missing=True``: the table's last row holds the cases whose
+value is missing). Kass (1980) and the CHAID programs keep those cases as a category of
+their own. For a nominal predictor it is one more category, merged like any other. For an
+ordinal one it is Kass's *floating* category: while it stands alone it may merge with
+any group (the ordered groups keep their order and merge only with their neighbours);
+once merged, its group is an ordinary ordered group. The pairs are tried in the CHAID
+package's working order, which decides ties: the missing category first; for an ordinal
+predictor the adjacent pairs, then the missing category with each group in order.
 
 Kass's step 3 — splitting a merged group of three or more categories again when a binary
 split of it is significant — is **not** done: this is the variant of the CHAID package
@@ -135,12 +146,18 @@ class MergeStep(NamedTuple):
     reason: str
 
 
-def _pairs(n_groups: int, ordinal: bool) -> tuple[np.ndarray, np.ndarray]:
-    if ordinal:
+def _pairs(n_groups: int, ordinal: bool, floating: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The pairs ``(i, j)`` of groups that may merge, in the order ties are broken.
+    ``floating``: group 0 is the missing category, still alone (the others are ordered)."""
+    if not ordinal:
+        i, j = np.triu_indices(n_groups, k=1)  # (0,1), (0,2), …, (1,2), …: itertools order
+        return i, j
+    if not floating:
         i = np.arange(n_groups - 1)
         return i, i + 1
-    i, j = np.triu_indices(n_groups, k=1)  # (0,1), (0,2), …, (1,2), …: itertools order
-    return i, j
+    i = np.arange(1, n_groups - 1)  # neighbours among the ordered groups 1 … n−1,
+    g = np.arange(1, n_groups)      # then the missing category with each of them
+    return np.concatenate([i, g]), np.concatenate([i + 1, np.zeros_like(g)])
 
 
 def _least_significant(rows: np.ndarray, i: np.ndarray, j: np.ndarray, statistic: str):
@@ -157,29 +174,39 @@ def _least_significant(rows: np.ndarray, i: np.ndarray, j: np.ndarray, statistic
 
 
 def merge_categories(table, *, ordinal: bool, alpha_merge: float, statistic: str = "pearson",
-                     min_samples_leaf: float = 0.0):
+                     min_samples_leaf: float = 0.0, missing: bool = False):
     """Kass's merging of a predictor's categories at a node (the module docstring's rule).
 
     ``table`` is the ``(L, K)`` class counts of every category code; categories with no
-    weight take no part. Returns ``(groups, steps)``: the groups, each a tuple of codes
-    in increasing order, ordered by their smallest code, and the :class:`MergeStep` list
-    that led there.
+    weight take no part. With ``missing=True`` its last row (code ``L − 1``) is the
+    missing category: nominal, one more category; ordinal, Kass's floating category.
+    Returns ``(groups, steps)``: the groups, each a tuple of codes in increasing order,
+    ordered by their smallest code (so a group of the missing category alone comes last),
+    and the :class:`MergeStep` list that led there (its ``groups`` in the working order,
+    the missing category first).
     """
     t = np.asarray(table, dtype=float)
     present = np.flatnonzero(t.sum(axis=1) > 0)
+    if missing and present.size and present[-1] == t.shape[0] - 1:
+        present = np.roll(present, 1)  # the missing category first: the package's order
+        floating = bool(ordinal)       # an ordinal predictor's missing category floats
+    else:
+        floating = False
     groups = [(int(c),) for c in present]
     rows = t[present].copy()
     steps: list[MergeStep] = []
 
     def merge(a: int, b: int, test, reason: str):
+        nonlocal floating
         steps.append(MergeStep(tuple(groups), (a, b), *test, reason))
+        floating = floating and 0 not in (a, b)  # merged, the missing category floats no more
         groups[a] = tuple(sorted(groups[a] + groups[b]))
         rows[a] += rows[b]
         del groups[b]
         return np.delete(rows, b, axis=0)
 
     while len(groups) > 1:
-        i, j = _pairs(len(groups), ordinal)
+        i, j = _pairs(len(groups), ordinal, floating)
         k, *test = _least_significant(rows, i, j, statistic)
         if test[2] < alpha_merge:
             break  # every pair that may merge differs significantly
@@ -190,11 +217,11 @@ def merge_categories(table, *, ordinal: bool, alpha_merge: float, statistic: str
         if not small.size:
             break
         g = int(small[np.argmin(size[small])])
-        i, j = _pairs(len(groups), ordinal)
+        i, j = _pairs(len(groups), ordinal, floating)
         mine = np.flatnonzero((i == g) | (j == g))
         k, *test = _least_significant(rows, i[mine], j[mine], statistic)
         rows = merge(int(i[mine][k]), int(j[mine][k]), test, "min_samples_leaf")
-    return groups, steps
+    return sorted(groups), steps
 
 
 class PredictorTest(NamedTuple):
@@ -214,22 +241,28 @@ class PredictorTest(NamedTuple):
 
 
 def predictor_test(table, *, ordinal: bool, alpha_merge: float, statistic: str = "pearson",
-                   bonferroni: bool = True, min_samples_leaf: float = 0.0) -> PredictorTest | None:
-    """Merge a predictor's categories (:func:`merge_categories`) and test the merged
-    ``r × K`` table (:func:`table_test`); None when fewer than two groups are left
-    (nothing to split). The multiplier is ``bonferroni_multiplier(c, r, "monotonic" if
-    ordinal else "free")`` with ``c`` the categories present, or 1 without
-    ``bonferroni``."""
+                   bonferroni: bool = True, min_samples_leaf: float = 0.0,
+                   missing: bool = False) -> PredictorTest | None:
+    """Merge a predictor's categories (:func:`merge_categories`; ``missing=True``: the
+    table's last row is the missing category) and test the merged ``r × K`` table
+    (:func:`table_test`); None when fewer than two groups are left (nothing to split).
+    The multiplier is ``bonferroni_multiplier(c, r, kind)`` with ``c`` the categories
+    present (the missing category counted) and ``kind`` ``"free"`` (nominal),
+    ``"monotonic"`` (ordinal) or ``"floating"`` (ordinal, with cases of the missing
+    category at the node); 1 without ``bonferroni``."""
     t = np.asarray(table, dtype=float)
     groups, _ = merge_categories(t, ordinal=ordinal, alpha_merge=alpha_merge,
-                                 statistic=statistic, min_samples_leaf=min_samples_leaf)
+                                 statistic=statistic, min_samples_leaf=min_samples_leaf,
+                                 missing=missing)
     if len(groups) < 2:
         return None
     merged = np.stack([t[list(g)].sum(axis=0) for g in groups])
     stat, dof, p = _tests(merged, statistic)
     c = sum(len(g) for g in groups)
-    b = bonferroni_multiplier(c, len(groups), "monotonic" if ordinal else "free") \
-        if bonferroni else 1.0
+    kind = "free"
+    if ordinal:
+        kind = "floating" if missing and t[-1].sum() > 0 else "monotonic"
+    b = bonferroni_multiplier(c, len(groups), kind) if bonferroni else 1.0
     p = float(p)
     adjusted = min(1.0, b * p) if p > 0 else 0.0
     return PredictorTest(tuple(groups), c, float(stat), int(dof), p, b, adjusted)

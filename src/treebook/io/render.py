@@ -191,9 +191,16 @@ def branch_conditions(tree: Tree, node: int) -> list[Condition]:
     seen = np.flatnonzero((codes >= 0) & (codes < n_b))
     seen = seen[np.argsort(codes[seen], kind="stable")]
     bounds = np.searchsorted(codes[seen], np.arange(n_b + 1))
+    # a tree that names its missing category (CHAID fitted on missing values) shows it in
+    # the branch a missing value takes (``missing_go``)
+    missing_label = tree.extra.get("missing_label") if isinstance(tree.extra, dict) else None
+    go = (int(tree.missing_go[node]) if missing_label is not None and kind == NodeKind.MULTIWAY
+          and tree.missing_go is not None else -1)
     out = []
     for b in range(n_b):
         labels = tuple(_category(tree, f, int(c)) for c in seen[bounds[b]:bounds[b + 1]])
+        if b == go:
+            labels += (missing_label,)
         if kind == NodeKind.MULTIWAY and len(labels) == 1:
             out.append(Condition(name, "=", labels[0]))
         else:

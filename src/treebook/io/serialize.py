@@ -52,11 +52,12 @@ the order of ``classes``; for regression one number, the mean response),
 Parents and depths are not stored: they follow from ``children``, and loading checks
 that the children form a tree in pre-order.
 
-``"missing_rule"`` is ``null`` except for a CART tree grown with ``missing="learn"`` or
-``"surrogate"``, whose prediction-time rule for a missing value (NaN) it records:
+``"missing_rule"`` is ``null`` except for a tree with a prediction-time rule for a missing
+value (NaN) — CART grown with ``missing="learn"`` or ``"surrogate"``, ctree, CHAID —
+which it records:
 ``{"missing_go": [...], "unseen_as_missing": bool, "surrogates": [[...], ...]}``.
-``missing_go[i]`` is the branch (0, 1; ``-1``: none, the case stops) a case missing node
-``i``'s feature takes; ``unseen_as_missing`` routes an unseen category the same way;
+``missing_go[i]`` is the branch (0, 1, …, one of node ``i``'s; ``-1``: none, the case
+stops) a case missing node ``i``'s feature takes; ``unseen_as_missing`` routes an unseen category the same way;
 ``surrogates`` is empty or one list per node, each surrogate split an object
 ``{"feature", "kind": "threshold" | "subset", "agreement", "adjusted", "threshold",
 "low_branch", "branch_of_code"}`` (``treebook.core.splits.Surrogate``), tried in order
@@ -633,9 +634,10 @@ def _missing_rule_from_dict(d, n_nodes, where):
     if not isinstance(d, dict):
         raise MalformedModelError(f"{where}: expected an object or null, got {type(d).__name__}")
     go = _need(d, "missing_go", where, list)
+    # a branch index (-1: none); the tree's validation checks it against the node's branches
     if len(go) != n_nodes or not all(isinstance(g, int) and not isinstance(g, bool)
-                                     and -1 <= g <= 1 for g in go):
-        raise MalformedModelError(f"{where}.missing_go: expected {n_nodes} branches (-1, 0 or 1)")
+                                     and -1 <= g < 2 ** 62 for g in go):
+        raise MalformedModelError(f"{where}.missing_go: expected {n_nodes} branches (-1, 0, 1, …)")
     raw = _need(d, "surrogates", where, list)
     if raw and len(raw) != n_nodes:
         raise MalformedModelError(f"{where}.surrogates: expected one list per node ({n_nodes})")
