@@ -9,7 +9,11 @@ Four parts, each a CSV under ``benchmarks/experiments/results/`` whose header li
   drawn independently of the class, and a binary **competitor**. In the scenario
   ``useless`` the competitor is noise too (an unbiased criterion picks either half the
   time, whatever ``V``); in ``weak`` it is informative, ``P(y = 1 | x = 1) = 1/2 + δ``,
-  ``P(y = 1 | x = 0) = 1/2 − δ``. Per scenario, ``V`` and criterion: how many of the
+  ``P(y = 1 | x = 0) = 1/2 − δ``; in ``power`` the roles turn: the ``V``-valued attribute
+  (still called ``noise`` in the columns) is the informative one, ``P(y = 1 | v) = 1/2 + δ``
+  for the values ``v < V/2`` and ``1/2 − δ`` for the others, and the binary competitor is
+  noise, so choosing the ``V``-valued attribute is right (a criterion biased *against*
+  many values shows here, where ``weak`` would reward it). Per scenario, ``V`` and criterion: how many of the
   ``reps`` draws chose the noise attribute (ties broken by a fair coin, so the count is
   an integer and a binomial proportion); ``ties`` counts the draws decided by the coin,
   ``decisive = reps − ties`` the others and ``noise_decisive`` how many of those chose the
@@ -241,13 +245,19 @@ def run_nominal(n, delta, values, reps, perms, learner_reps, chaid_reps, log=pri
     rows = []
     learners = learners_available()
     lreps = {"ctree": learner_reps, "CHAID": chaid_reps}
-    for scenario, d in (("useless", 0.0), ("weak", delta)):
+    for scenario, d in (("useless", 0.0), ("weak", delta), ("power", delta)):
         for V in values:
             t0 = time.perf_counter()
-            rng = np.random.default_rng([V, int(d * 1000)])
-            noise = rng.integers(0, V, (reps, n))
-            comp = rng.integers(0, 2, (reps, n))
-            y = class_labels(comp, d, rng)
+            if scenario == "power":                        # the many-valued one informs
+                rng = np.random.default_rng([V, int(d * 1000), 3])
+                noise = rng.integers(0, V, (reps, n))
+                comp = rng.integers(0, 2, (reps, n))
+                y = class_labels((2 * noise < V).astype(np.int64), d, rng)
+            else:
+                rng = np.random.default_rng([V, int(d * 1000)])
+                noise = rng.integers(0, V, (reps, n))
+                comp = rng.integers(0, 2, (reps, n))
+                y = class_labels(comp, d, rng)
             t_noise, t_comp = tables(noise, y, V), tables(comp, y, 2)
             keys = dict(scenario=scenario, V=V)
             for name, (measure, larger) in MEASURES.items():
