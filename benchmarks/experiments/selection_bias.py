@@ -9,23 +9,36 @@ Four parts, each a CSV under ``benchmarks/experiments/results/`` whose header li
   drawn independently of the class, and a binary **competitor**. In the scenario
   ``useless`` the competitor is noise too (an unbiased criterion picks either half the
   time, whatever ``V``); in ``weak`` it is informative, ``P(y = 1 | x = 1) = 1/2 + δ``,
-  ``P(y = 1 | x = 0) = 1/2 − δ``. Per scenario, ``V`` and criterion: how many of the
+  ``P(y = 1 | x = 0) = 1/2 − δ``; in ``power`` the roles turn: the ``V``-valued attribute
+  (still called ``noise`` in the columns) is the informative one, ``P(y = 1 | v) = 1/2 + δ``
+  for the values ``v < V/2`` and ``1/2 − δ`` for the others, and the binary competitor is
+  noise, so choosing the ``V``-valued attribute is right (a criterion biased *against*
+  many values shows here, where ``weak`` would reward it). Per scenario, ``V`` and criterion: how many of the
   ``reps`` draws chose the noise attribute (ties broken by a fair coin, so the count is
-  an integer and a binomial proportion). Criteria: information gain, gain ratio, Gini
+  an integer and a binomial proportion); ``ties`` counts the draws decided by the coin,
+  ``decisive = reps − ties`` the others and ``noise_decisive`` how many of those chose the
+  noise attribute (a proportion free of the coin). Criteria: information gain, gain ratio, Gini
   gain, the conditional likelihood score (chapter 5: ``-H(D|A)``), the G-test's ``χ²``
   p-value, the G-test's permutation p-value (``--perms`` relabellings, ``p = (1 + #{G* ≥
   G}) / (1 + R)``), and the learners' root tests with their stop switched off (the
   question is which variable they *choose*, not whether they split): ctree's p-values
   (``treebook.ctree.root_pvalues``, on the first ``learner_reps`` draws) and CHAID's
   Kass-adjusted p-values (``treebook.chaid.root_p_values``, on the first
-  ``chaid_reps`` draws: CHAID's merging of 100 categories takes about a second). A
+  ``chaid_reps`` draws: CHAID's merging of 100 categories takes about 0.2 s of CPU). A
   predictor CHAID cannot test (its categories all merged into one group) counts as
-  p = 1; ``ties`` counts the draws decided by the coin.
+  p = 1. For the two learners ``splits`` counts the draws in which the learner would
+  split the root at all (ctree: the smaller p-value, Šidák-adjusted for the two
+  variables, below α = 0.05; CHAID: the smaller Kass-adjusted p-value below
+  ``alpha_split`` = 0.05) and ``splits_noise`` how many of those splits are on the noise
+  attribute; for the measures both are empty.
 * ``selection_bias_numeric.csv`` — the same with a **numeric** noise attribute with
-  ``k`` distinct values (``k`` equally likely values spread over ``[0, 1)``) against the
-  binary competitor; CART and C4.5 (``pruning=None, collapse=False``) fitted to depth
+  ``k`` levels (``k`` equally likely values spread over ``[0, 1)``; for ``k ≥ n`` a
+  continuous U(0, 1) draw, every case its own value) against the binary competitor;
+  ``observed_distinct`` is the mean number of distinct values the draws actually show
+  (``k`` levels on ``n`` cases show about ``k (1 − (1 − 1/k)^n)``); CART and C4.5 (``pruning=None, collapse=False``) fitted to depth
   1 (a stump that stays a leaf chose neither: ``none``), ctree and CHAID (which bins the
-  numeric column into at most 10 bins) by their root tests as above.
+  numeric column into at most 10 bins) by their root tests as above (with ``splits`` and
+  ``splits_noise``).
 * ``selection_bias_accuracy.csv`` — what it costs: stratified 5-fold cross-validation,
   repeated ``--cv-repeats`` times, on data sets of chapter 6 (``pruning_comparison``):
   CART with cost-complexity pruning (α by 5-fold CV, 1-SE rule,
@@ -40,6 +53,9 @@ Four parts, each a CSV under ``benchmarks/experiments/results/`` whose header li
   ``Tree.impurity_decrease_by_feature`` normalised, the same formula on a tree whose
   splits were chosen without the bias), and for both the permutation importance on the
   test rows.
+
+Each header records the configuration keys its part uses and the commit checked out when
+the run started (read once, before the first part).
 
 Usage::
 
@@ -66,7 +82,7 @@ from treebook.core.impurity import (
     information_gain,
 )
 from treebook.teaching.experiments import (
-    alpha_tuner, load_average, repeated_folds, results_path, write_results,
+    _commit, alpha_tuner, load_average, repeated_folds, results_path, write_results,
 )
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -79,7 +95,7 @@ _spec.loader.exec_module(pruning_comparison)
 
 #: the configuration of the committed run
 FULL = dict(n=200, delta=0.1, values=(2, 3, 5, 10, 20, 50, 100), reps=1000, perms=199,
-            learner_reps=300, chaid_reps=80, distinct=(2, 5, 10, 20, 50, 100, 200),
+            learner_reps=300, chaid_reps=300, distinct=(2, 5, 10, 20, 50, 100, 200),
             numeric_reps=300,
             datasets=("iris", "wine", "breast_cancer", "biopsy", "pima", "titanic"),
             cv_repeats=2, importance_dataset="breast_cancer", importance_repeats=10)
@@ -87,6 +103,14 @@ FULL = dict(n=200, delta=0.1, values=(2, 3, 5, 10, 20, 50, 100), reps=1000, perm
 SMOKE = dict(n=60, delta=0.1, values=(2, 10), reps=40, perms=49, learner_reps=10,
              chaid_reps=5, distinct=(2, 60), numeric_reps=10, datasets=("iris",), cv_repeats=1,
              importance_dataset="iris", importance_repeats=1)
+
+#: the configuration keys each part reads (its CSV header records these only)
+PART_KEYS = {"nominal": ("n", "delta", "values", "reps", "perms", "learner_reps", "chaid_reps"),
+             "numeric": ("n", "delta", "distinct", "numeric_reps"),
+             "accuracy": ("datasets", "cv_repeats"),
+             "importance": ("importance_dataset", "importance_repeats")}
+#: the level at which the learners' root tests decide whether to split (both defaults)
+ALPHA = 0.05
 
 #: the measures of chapter 1 and chapter 5 (the package's, on batches of tables);
 #: True: larger is better, False: smaller is better (p-values)
@@ -188,7 +212,18 @@ def _noise_wins(s_noise, s_comp, larger_better, rng):
 
 def _row(wins, tie, **keys) -> dict:
     return dict(**keys, reps=int(wins.size), noise_chosen=int(wins.sum()),
-                ties=int(tie.sum()), none=0)
+                ties=int(tie.sum()), none=0, decisive=int((~tie).sum()),
+                noise_decisive=int((wins & ~tie).sum()), splits=np.nan, splits_noise=np.nan)
+
+
+def would_split(name: str, p_noise, p_comp) -> np.ndarray:
+    """Per draw, whether the learner would split the root at all: ctree when the smaller
+    p-value, Šidák-adjusted for the two variables (``1 − (1 − p)²``), is below ``ALPHA``;
+    CHAID when the smaller Kass-adjusted p-value is below ``ALPHA`` (``alpha_split``)."""
+    best = np.minimum(p_noise, p_comp)
+    if name == "ctree":
+        best = 1 - (1 - best) ** 2
+    return best < ALPHA
 
 
 def _learner_rows(learners, reps, make_X, y, rng, **keys) -> list:
@@ -197,7 +232,11 @@ def _learner_rows(learners, reps, make_X, y, rng, **keys) -> list:
     for name in learners:
         p = np.array([root_pvalues_of(name, make_X(r), y[r]) for r in range(reps[name])])
         wins, tie = _noise_wins(p[:, 0], p[:, 1], False, rng)
-        rows.append(_row(wins, tie, criterion=name, **keys))
+        row = _row(wins, tie, criterion=name, **keys)
+        split = would_split(name, p[:, 0], p[:, 1])
+        row["splits"] = int(split.sum())
+        row["splits_noise"] = int((split & wins & ~tie).sum())
+        rows.append(row)
     return rows
 
 
@@ -206,13 +245,19 @@ def run_nominal(n, delta, values, reps, perms, learner_reps, chaid_reps, log=pri
     rows = []
     learners = learners_available()
     lreps = {"ctree": learner_reps, "CHAID": chaid_reps}
-    for scenario, d in (("useless", 0.0), ("weak", delta)):
+    for scenario, d in (("useless", 0.0), ("weak", delta), ("power", delta)):
         for V in values:
             t0 = time.perf_counter()
-            rng = np.random.default_rng([V, int(d * 1000)])
-            noise = rng.integers(0, V, (reps, n))
-            comp = rng.integers(0, 2, (reps, n))
-            y = class_labels(comp, d, rng)
+            if scenario == "power":                        # the many-valued one informs
+                rng = np.random.default_rng([V, int(d * 1000), 3])
+                noise = rng.integers(0, V, (reps, n))
+                comp = rng.integers(0, 2, (reps, n))
+                y = class_labels((2 * noise < V).astype(np.int64), d, rng)
+            else:
+                rng = np.random.default_rng([V, int(d * 1000)])
+                noise = rng.integers(0, V, (reps, n))
+                comp = rng.integers(0, 2, (reps, n))
+                y = class_labels(comp, d, rng)
             t_noise, t_comp = tables(noise, y, V), tables(comp, y, 2)
             keys = dict(scenario=scenario, V=V)
             for name, (measure, larger) in MEASURES.items():
@@ -245,10 +290,14 @@ def run_numeric(n, delta, distinct, numeric_reps, log=print, **_) -> pd.DataFram
         for k in distinct:
             t0 = time.perf_counter()
             rng = np.random.default_rng([k, int(d * 1000), 2])
-            noise = rng.integers(0, k, (numeric_reps, n)) / k
+            if k >= n:                                     # continuous: all distinct
+                noise = rng.random((numeric_reps, n))
+            else:
+                noise = rng.integers(0, k, (numeric_reps, n)) / k
+            observed = float(np.mean([np.unique(row).size for row in noise]))
             comp = rng.integers(0, 2, (numeric_reps, n))
             y = class_labels(comp, d, rng)
-            keys = dict(scenario=scenario, distinct=k)
+            keys = dict(scenario=scenario, distinct=k, observed_distinct=observed)
 
             def make_X(r):
                 return pd.DataFrame({"noise": noise[r], "competitor": comp[r].astype(float)})
@@ -366,15 +415,18 @@ def main(argv=None) -> None:
         if getattr(args, key) is not None:
             config[key] = tuple(getattr(args, key)) if isinstance(FULL[key], tuple) \
                 else getattr(args, key)
-    print(f"learners: {sorted(learners_available()) or 'none'}; load {load_average()}")
+    commit = _commit()                  # the code this run executes, read once at the start
+    print(f"learners: {sorted(learners_available()) or 'none'}; commit {commit}; "
+          f"load {load_average()}")
     for part in args.parts:
         name, run = PARTS[part]
         t0 = time.perf_counter()
         with threadpool_limits(1):
             frame = run(**config)
         frame["seconds_part"] = round(time.perf_counter() - t0, 1)
+        used = {key: config[key] for key in PART_KEYS[part]}
         write_results(frame, results_path(args.out, name),
-                      command + f"  # config {config}")
+                      command + f"  # config {used}", commit=commit)
         print(f"{part}: {len(frame)} rows, {time.perf_counter() - t0:.1f} s")
 
 

@@ -497,12 +497,15 @@ def results_path(out, name: str) -> Path:
     return path
 
 
-def write_results(frame: pd.DataFrame, path, command: str) -> None:
+def write_results(frame: pd.DataFrame, path, command: str, commit: str | None = None) -> None:
     """Write ``frame`` as CSV preceded by ``# command: …``, ``# date: …`` (UTC),
-    ``# commit: …`` and ``# load average: …`` (when written) lines."""
+    ``# commit: …`` and ``# load average: …`` (when written) lines. ``commit``: the commit
+    the run started from (a script that writes several files reads it once, so that one
+    run records one commit); by default the one checked out now."""
     date = _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    commit = _commit() if commit is None else commit
     with open(path, "w", encoding="utf-8") as fh:
-        fh.write(f"# command: {command}\n# date: {date}\n# commit: {_commit()}\n"
+        fh.write(f"# command: {command}\n# date: {date}\n# commit: {commit}\n"
                  f"# load average: {load_average()} (when written)\n")
         frame.to_csv(fh, index=False)
 
