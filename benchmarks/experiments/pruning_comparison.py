@@ -64,6 +64,8 @@ METHODS = {
     "MEP-m": "minimum-error pruning, m-estimate, m chosen on the pruning set",
     "CVP": "critical-value pruning, G statistic, critical value chosen on the pruning set",
     "CVP-gain": "critical-value pruning, information gain, chosen on the pruning set",
+    "CVP-chi2": "critical-value pruning, G against each test's own critical value "
+                "χ²_{1−α}((V−1)(K−1)) (form='chi2'), α chosen on the pruning set",
     "CCP-0SE": "cost-complexity pruning, α with the least pruning-set error",
     "CCP-1SE": "cost-complexity pruning, α by the 1-SE rule on the pruning set",
     "CCP-CV": "cost-complexity pruning, α by k-fold CV on the growing set, 1-SE (CART only)",
@@ -197,6 +199,8 @@ def prune_all(model, Xg, yg, Xp, yp, Xt, yt, *, learner: str, cv_ccp: bool = Tru
     for name, measure in (("CVP", "g"), ("CVP-gain", "gain")):
         seq = critical_value_path(tree, measure)
         out[name] = seq[seq.select(Ep, yp)]
+    seq = critical_value_path(tree, "g", form="chi2")
+    out["CVP-chi2"] = seq[seq.select(Ep, yp)]
     seq = ccp_sequence(tree, risk="misclassification")
     out["CCP-0SE"] = seq[seq.select(Ep, yp)]
     out["CCP-1SE"] = seq[seq.select(Ep, yp, rule="1se")]
