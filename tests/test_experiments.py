@@ -36,6 +36,16 @@ def test_mean_se_by_hand():
     assert m == 2.5 and se == pytest.approx(np.sqrt((5 / 3) / 4))
     # Nadeau-Bengio: (1/J + 1/(k-1)) s^2 with J = 4, k = 2
     assert mean_se([1, 2, 3, 4], n_splits=2)[1] == pytest.approx(np.sqrt((0.25 + 1) * 5 / 3))
+    # repeated holdout, 30 test cases per 49 training cases: (1/J + 30/49) s^2
+    assert mean_se([1, 2, 3, 4], test_train_ratio=30 / 49)[1] == pytest.approx(
+        np.sqrt((0.25 + 30 / 49) * 5 / 3))
+    # the k-fold case is the ratio 1/(k-1)
+    assert mean_se([1, 2, 3, 4], test_train_ratio=1 / 4)[1] == pytest.approx(
+        mean_se([1, 2, 3, 4], n_splits=5)[1])
+    with pytest.raises(TypeError):
+        mean_se([1, 2, 3], n_splits=3, test_train_ratio=0.5)
+    with pytest.raises(ValueError):
+        mean_se([1, 2, 3], test_train_ratio=0)
 
 
 def test_summarise_groups():

@@ -15,7 +15,11 @@ For each data set and each repeat ``r``:
    for CART trees also CART's own way (``--cv-folds``-fold cross-validation on the growing
    set, 1-SE rule; the committed run uses 5 folds to fit the machine's time);
 4. each pruned tree is measured on the test set: error rate, leaves, and its distance to
-   the *optimally pruned* subtree (the smallest subtree with the least test error).
+   the *optimally pruned* subtree (the smallest subtree with the least test error);
+5. Esposito et al.'s second arm (unless ``--no-full-growth``): the methods that need no
+   pruning set (:data:`FULL_GROWTH`) also prune a tree grown on the growing and pruning
+   sets together (70%), measured on the same test set against that tree's own optimum
+   (method names with the suffix ``-70``; ``prune_error`` is empty there).
 
 Rows with a missing value are dropped first (so every case ends at one node and every
 method sees the same cases). Every tree predicts by routing a case to the node where it
@@ -64,12 +68,19 @@ METHODS = {
     "MEP-m": "minimum-error pruning, m-estimate, m chosen on the pruning set",
     "CVP": "critical-value pruning, G statistic, critical value chosen on the pruning set",
     "CVP-gain": "critical-value pruning, information gain, chosen on the pruning set",
+    "CVP-chi2": "critical-value pruning, G against each test's own critical value "
+                "χ²_{1−α}((V−1)(K−1)) (form='chi2'), α chosen on the pruning set",
     "CCP-0SE": "cost-complexity pruning, α with the least pruning-set error",
     "CCP-1SE": "cost-complexity pruning, α by the 1-SE rule on the pruning set",
     "CCP-CV": "cost-complexity pruning, α by k-fold CV on the growing set, 1-SE (CART only)",
     "PRE": "pre-pruning: minimum gain stop, threshold chosen on the pruning set",
     "OPT": "the optimally pruned subtree (test set; a yardstick, not a method)",
 }
+#: Esposito et al.'s second arm: the methods that need no pruning set, on a tree grown on
+#: the growing *and* pruning sets (70%), with that tree's own referee; method names get
+#: this suffix
+FULL_GROWTH = ("none", "PEP", "EBP", "MEP", "OPT")
+FULL_SUFFIX = "-70"
 M_GRID = (0, 0.5, 1, 2, 4, 8, 16, 32, 64, 128)
 
 
@@ -197,6 +208,8 @@ def prune_all(model, Xg, yg, Xp, yp, Xt, yt, *, learner: str, cv_ccp: bool = Tru
     for name, measure in (("CVP", "g"), ("CVP-gain", "gain")):
         seq = critical_value_path(tree, measure)
         out[name] = seq[seq.select(Ep, yp)]
+    seq = critical_value_path(tree, "g", form="chi2")
+    out["CVP-chi2"] = seq[seq.select(Ep, yp)]
     seq = ccp_sequence(tree, risk="misclassification")
     out["CCP-0SE"] = seq[seq.select(Ep, yp)]
     out["CCP-1SE"] = seq[seq.select(Ep, yp, rule="1se")]
@@ -210,14 +223,30 @@ def prune_all(model, Xg, yg, Xp, yp, Xt, yt, *, learner: str, cv_ccp: bool = Tru
     return out, (Eg, Ep, Et)
 
 
-def run_one(name: str, X, y, seed: int, *, cv_ccp: bool = True, cv_folds: int = 10) -> list[dict]:
+def prune_without_set(model, Xtr, ytr, Xt, yt) -> dict:
+    """The methods of :data:`FULL_GROWTH` on ``model``'s tree (grown on ``(Xtr, ytr)``),
+    and the referee on the test set ``(Xt, yt)``: ``{method: tree}``."""
+    tree, enc = model.tree_, model.encoder_
+    Etr = enc.transform(Xtr, allow_missing=True)
+    Et = enc.transform(Xt, allow_missing=True)
+    codes = {c: k for k, c in enumerate(model.classes_.tolist())}
+    ctr = np.array([codes[v] for v in ytr], dtype=np.int64)
+    return {"none": tree, "PEP": prune_pessimistic(tree),
+            "EBP": prune_error_based(tree, Etr, ctr, confidence=0.25, z_source="normal"),
+            "MEP": prune_minimum_error(tree), "OPT": prune_optimal(tree, Et, yt)}, Et
+
+
+def run_one(name: str, X, y, seed: int, *, cv_ccp: bool = True, cv_folds: int = 10,
+            full_growth: bool = True) -> list[dict]:
     gr, pr, te = split_three(y, seed)
     Xg, Xp, Xt = X.iloc[gr], X.iloc[pr], X.iloc[te]
     yg, yp, yt = y.iloc[gr], y.iloc[pr], y.iloc[te]
     rows = []
-    learners = {"C4.5": C45Classifier(pruning=None),
-                "CART": CARTClassifier(random_state=seed)}
-    for learner, est in learners.items():
+
+    def learners():
+        return {"C4.5": C45Classifier(pruning=None), "CART": CARTClassifier(random_state=seed)}
+
+    for learner, est in learners().items():
         model = est.fit(Xg, yg)
         # a pruning or test case of a class the growing set lacks cannot be predicted by
         # any tree; it counts as an error of every tree (all methods alike)
@@ -240,18 +269,41 @@ def run_one(name: str, X, y, seed: int, *, cv_ccp: bool = True, cv_folds: int = 
                 "leaves_opt": opt.n_leaves, "leaves_diff": d["leaves_diff"],
                 "over": d["over"], "under": d["under"], "distance": d["distance"],
             })
+    if not full_growth:
+        return rows
+    gp = np.concatenate([gr, pr])
+    Xgp, ygp = X.iloc[gp], y.iloc[gp]
+    for learner, est in learners().items():
+        model = est.fit(Xgp, ygp)
+        kt = yt.isin(set(model.classes_.tolist())).to_numpy()
+        trees, Et = prune_without_set(model, Xgp, ygp, Xt[kt], yt[kt])
+        opt = trees["OPT"]
+        n_test = len(yt)
+        for method, t in trees.items():
+            test_err = pruning_set_errors(t, Et, yt[kt])["subtree"][0] + (~kt).sum()
+            d = distance_to_optimal(model.tree_, t, opt)
+            rows.append({
+                "dataset": name, "learner": learner, "repeat": seed,
+                "method": method + FULL_SUFFIX,
+                "n_grow": len(gp), "n_prune": 0, "n_test": n_test,
+                "test_error": test_err / n_test, "prune_error": np.nan,
+                "leaves": t.n_leaves, "nodes": t.node_count,
+                "leaves_opt": opt.n_leaves, "leaves_diff": d["leaves_diff"],
+                "over": d["over"], "under": d["under"], "distance": d["distance"],
+            })
     return rows
 
 
 def run(datasets=DATASETS, repeats: int = 10, *, cv_ccp: bool = True, cv_folds: int = 10,
-        log=None) -> pd.DataFrame:
+        full_growth: bool = True, log=None) -> pd.DataFrame:
     """The experiment: one row per (data set, learner, repeat, method)."""
     rows = []
     for name in datasets:
         X, y = load_dataset(name)
         t0 = time.perf_counter()
         for r in range(repeats):
-            rows.extend(run_one(name, X, y, r, cv_ccp=cv_ccp, cv_folds=cv_folds))
+            rows.extend(run_one(name, X, y, r, cv_ccp=cv_ccp, cv_folds=cv_folds,
+                                full_growth=full_growth))
         if log:
             log(f"{name}: {len(y)} cases, {X.shape[1]} features, {repeats} repeats, "
                 f"{time.perf_counter() - t0:.0f} s")
@@ -272,6 +324,8 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=10)
     ap.add_argument("--no-cv", action="store_true", help="skip CART's cross-validated α")
     ap.add_argument("--cv-folds", type=int, default=10, help="folds of CART's cross-validated α")
+    ap.add_argument("--no-full-growth", action="store_true",
+                    help="skip the second arm (trees grown on 70%%, methods without a pruning set)")
     ap.add_argument("--out", default=os.path.join(RESULTS, "pruning_comparison.csv"),
                     help="CSV path, or a folder for pruning_comparison.csv (and its .json)")
     ap.add_argument("--smoke", action="store_true",
@@ -289,6 +343,7 @@ def main(argv=None):
     parts = []
     for k, name in enumerate(args.datasets):
         parts.append(run([name], args.repeats, cv_ccp=not args.no_cv, cv_folds=args.cv_folds,
+                         full_growth=not args.no_full_growth,
                          log=lambda s: print(s, flush=True)))
         table = pd.concat(parts, ignore_index=True)
         done = args.datasets[: k + 1]
@@ -308,8 +363,11 @@ def main(argv=None):
                        "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                        "complete": len(done) == len(args.datasets),
                        "commit": commit, "datasets": done, "repeats": args.repeats,
-                       "cv_ccp": not args.no_cv, "cv_folds": args.cv_folds, "methods": METHODS, "m_grid": list(M_GRID),
-                       "split": "stratified: test 30%, then pruning 30% of the rest"},
+                       "cv_ccp": not args.no_cv, "cv_folds": args.cv_folds, "methods": METHODS,
+                       "full_growth": [m + FULL_SUFFIX for m in FULL_GROWTH]
+                       if not args.no_full_growth else [], "m_grid": list(M_GRID),
+                       "split": "stratified: test 30%, then pruning 30% of the rest; "
+                                "the -70 methods grow on growing + pruning"},
                       fh, indent=1)
     print(f"wrote {args.out} ({len(table)} rows)")
 

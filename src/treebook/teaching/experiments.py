@@ -76,18 +76,30 @@ def repeated_folds(y, n_splits: int = 5, n_repeats: int = 3, random_state=0) -> 
             for i, (tr, te) in enumerate(cv.split(np.zeros(len(y)), y))]
 
 
-def mean_se(values, n_splits: int | None = None) -> tuple[float, float]:
+def mean_se(values, n_splits: int | None = None, *,
+            test_train_ratio: float | None = None) -> tuple[float, float]:
     """Mean of fold scores and its standard error.
 
     With ``n_splits = k`` (the folds came from ``k``-fold CV, possibly repeated) the
     variance is corrected for overlapping training sets:
     ``SE = sqrt((1/J + 1/(k-1)) · s²)``, ``J`` scores, ``s²`` their sample variance
-    (``n_test/n_train = 1/(k-1)``). Without it, the naive ``s/√J``.
+    (``n_test/n_train = 1/(k-1)``). With ``test_train_ratio = n_test/n_train`` instead
+    (``J`` repeated random splits, each training on ``n_train`` cases and testing on
+    ``n_test``: Nadeau and Bengio's corrected resampled variance),
+    ``SE = sqrt((1/J + n_test/n_train) · s²)``. With neither, the naive ``s/√J``.
+    An interval uses Student's t with ``J - 1`` degrees of freedom.
     """
     v = np.asarray(values, dtype=float)
     if v.ndim != 1 or v.size < 2:
         raise ValueError(f"values must be a 1-d array of at least 2 scores; got shape {v.shape}")
     var = v.var(ddof=1)
+    if n_splits is not None and test_train_ratio is not None:
+        raise TypeError("give at most one of n_splits and test_train_ratio")
+    if test_train_ratio is not None:
+        r = float(test_train_ratio)
+        if not np.isfinite(r) or r <= 0:
+            raise ValueError(f"test_train_ratio must be a positive number; got {test_train_ratio!r}")
+        return float(v.mean()), float(np.sqrt((1 / v.size + r) * var))
     if n_splits is None:
         return float(v.mean()), float(np.sqrt(var / v.size))
     if isinstance(n_splits, bool) or not isinstance(n_splits, (int, np.integer)) or n_splits < 2:
