@@ -36,7 +36,9 @@ def _tint(hex_colour: str, amount: float) -> tuple:
 
 def _svg(fig) -> str:
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight")
+    # no RDF metadata block: its URLs would sit in the widget state's inline script
+    fig.savefig(buf, format="svg", bbox_inches="tight",
+                metadata={"Creator": None, "Date": None, "Format": None, "Type": None})
     plt.close(fig)
     text = buf.getvalue()
     return text[text.index("<svg"):]

@@ -64,7 +64,7 @@ RATCHET: dict[str, dict[str, int]] = {
     },
     "visible_plotting_cells": {
         "book/01_impurity": 1,   # the import block at the top imports matplotlib
-        "book/05_unbiased": 6,
+        "book/05_unbiased": 1,
         "book/06_pruning": 4,
         "book/07_real_data": 3,
         "book/07_forests": 8,
