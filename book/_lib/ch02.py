@@ -14,6 +14,7 @@ from matplotlib.patches import Rectangle
 
 from treebook.io.render import to_graphviz
 from treebook.io.widgets import FrameSlider, line_chart_svg
+from _lib.figures import svg_markup
 
 COLOUR = {"setosa": "#4c72b0", "versicolor": "#dd8452", "virginica": "#55a868"}
 
@@ -90,16 +91,6 @@ def iris_rectangles(tree, edges, length, width, species):
     plt.show()
 
 
-def _svg(fig) -> str:
-    import io
-    buf = io.StringIO()
-    # no RDF metadata block: its namespace and creator URLs would sit inside the
-    # widget state's inline script, and its date would change every build
-    fig.savefig(buf, format="svg", bbox_inches="tight",
-                metadata={"Creator": None, "Date": None, "Format": None, "Type": None})
-    plt.close(fig)
-    text = buf.getvalue()
-    return text[text.index("<svg"):]
 
 
 def synchronized_depth_view(model, trees, edges, length, width, species, train_rows,
@@ -120,7 +111,7 @@ def synchronized_depth_view(model, trees, edges, length, width, species, train_r
         fig, ax = plt.subplots(figsize=(4.4, 3.0))
         draw_regions(ax, trees[d], edges, length[train_rows], width[train_rows],
                      species[train_rows], label_leaves=False)
-        pictures.append(_svg(fig))
+        pictures.append(svg_markup(fig))
 
     def render(d):
         stats = (f'<div class="tb-frame-stats">depth <b>{d}</b> · {cut[d].n_leaves} leaves · '

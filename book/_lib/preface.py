@@ -6,7 +6,6 @@ only; the numbers the pages state are computed on the pages.
 from __future__ import annotations
 
 import html
-import io
 import itertools
 
 import matplotlib.pyplot as plt
@@ -17,6 +16,7 @@ from matplotlib.patches import FancyBboxPatch, Rectangle
 from treebook.core.impurity import contingency_table, information_gain
 from treebook.io.render import PALETTE, to_graphviz
 from treebook.io.widgets import FrameSlider
+from _lib.figures import svg_markup
 
 # the values of the features the tree asks in the order its drawing shows the branches
 # (the encoder's sorted categories), so that the partition and the tree read alike;
@@ -34,14 +34,6 @@ def _tint(hex_colour: str, amount: float) -> tuple:
     return tuple(1 - amount * (1 - rgb))
 
 
-def _svg(fig) -> str:
-    buf = io.StringIO()
-    # no RDF metadata block: its URLs would sit in the widget state's inline script
-    fig.savefig(buf, format="svg", bbox_inches="tight",
-                metadata={"Creator": None, "Date": None, "Format": None, "Type": None})
-    plt.close(fig)
-    text = buf.getvalue()
-    return text[text.index("<svg"):]
 
 
 def growth_steps(model, X, y):
@@ -169,7 +161,7 @@ def growing_tennis(model, X, y):
     the feature space it makes."""
     trees, steps = growth_steps(model, X, y)
     Xe = model.encoder_.transform(X)
-    pictures = [_svg(partition_figure(model, t, X, y)) for t in trees]
+    pictures = [svg_markup(partition_figure(model, t, X, y)) for t in trees]
 
     def render(k):
         t = trees[k]
