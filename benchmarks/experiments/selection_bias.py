@@ -98,17 +98,19 @@ FULL = dict(n=200, delta=0.1, values=(2, 3, 5, 10, 20, 50, 100), reps=1000, perm
             learner_reps=300, chaid_reps=300, distinct=(2, 5, 10, 20, 50, 100, 200),
             numeric_reps=300,
             datasets=("iris", "wine", "breast_cancer", "biopsy", "pima", "titanic"),
-            cv_repeats=2, importance_dataset="breast_cancer", importance_repeats=10)
+            cv_repeats=2, importance_dataset="breast_cancer", importance_repeats=10,
+            importance_test_size=0.3)
 #: seconds: the test suite runs it
 SMOKE = dict(n=60, delta=0.1, values=(2, 10), reps=40, perms=49, learner_reps=10,
              chaid_reps=5, distinct=(2, 60), numeric_reps=10, datasets=("iris",), cv_repeats=1,
-             importance_dataset="iris", importance_repeats=1)
+             importance_dataset="iris", importance_repeats=1,
+             importance_test_size=0.3)
 
 #: the configuration keys each part reads (its CSV header records these only)
 PART_KEYS = {"nominal": ("n", "delta", "values", "reps", "perms", "learner_reps", "chaid_reps"),
              "numeric": ("n", "delta", "distinct", "numeric_reps"),
              "accuracy": ("datasets", "cv_repeats"),
-             "importance": ("importance_dataset", "importance_repeats")}
+             "importance": ("importance_dataset", "importance_repeats", "importance_test_size")}
 #: the level at which the learners' root tests decide whether to split (both defaults)
 ALPHA = 0.05
 
@@ -354,7 +356,8 @@ def importance_of(model, X) -> np.ndarray:
     return dec / dec.sum() if dec.sum() > 0 else dec
 
 
-def run_importance(importance_dataset, importance_repeats, log=print, **_) -> pd.DataFrame:
+def run_importance(importance_dataset, importance_repeats, importance_test_size, log=print,
+                   **_) -> pd.DataFrame:
     from sklearn.inspection import permutation_importance
     from sklearn.model_selection import train_test_split
 
@@ -371,7 +374,7 @@ def run_importance(importance_dataset, importance_repeats, log=print, **_) -> pd
         X = X0.assign(noise_id=rng.permutation(len(y0)).astype(float),
                       noise_u0=rng.random(len(y0)),
                       noise_cat2=np.where(rng.random(len(y0)) < 0.5, "a", "b"))
-        tr, te = train_test_split(np.arange(len(y0)), test_size=0.3, random_state=r,
+        tr, te = train_test_split(np.arange(len(y0)), test_size=importance_test_size, random_state=r,
                                   stratify=y0)
         for name, make in models.items():
             model = make().fit(X.iloc[tr], y0[tr])
