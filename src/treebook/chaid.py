@@ -176,9 +176,6 @@ class CHAIDClassifier(DecisionTreeClassifierBase):
         self.max_bins = max_bins
 
     # ------------------------------------------------------------------ input
-    def _accepts_missing(self) -> bool:
-        return True
-
     def _ordinal_columns(self, X) -> np.ndarray:
         names = list(self.encoder_.names)
         cats = self.encoder_.categories

@@ -98,9 +98,6 @@ class _ConditionalTreeMixin:
     _missing = "rule"  # a case missing the split variable: surrogates, then the majority
     _weight_units = "cases"  # a significance test counts cases
 
-    def _accepts_missing(self) -> bool:
-        return True
-
     def _encode_fit(self, X, sample_weight):
         Xe, w = super()._encode_fit(X, sample_weight)
         self.ordered_features_ = _ordered_flags(X, Xe.shape[1])

@@ -188,15 +188,17 @@ class _TreeEstimatorBase(BaseEstimator):
     _parameter_constraints: dict = {}
     #: treat every column as categorical (ID3) or detect numeric columns
     _all_categorical = False
-    #: "error" (missing values rejected) or "distribute" (C4.5's fractional cases)
+    #: "error" (missing values rejected), "distribute" (C4.5's fractional cases) or "rule"
+    #: (the tree records the branch a missing value takes: ctree, CHAID)
     _missing = "error"
     _missing_hint = ""
 
     def _accepts_missing(self) -> bool:
         """Whether ``fit`` and ``predict`` take missing values (NaN, None, ``pd.NA``: one
         missing value, as :mod:`treebook.core.encoding` detects them): C4.5's fractional cases,
-        or a learner whose ``missing`` parameter names a rule (CART)."""
-        return self._missing == "distribute"
+        a learner whose tree records a rule (``_missing = "rule"``), or one whose ``missing``
+        parameter names a rule (CART overrides this)."""
+        return self._missing in ("distribute", "rule")
 
     def __sklearn_tags__(self):
         """scikit-learn's tags (the mixins set the estimator type) with what the trees
