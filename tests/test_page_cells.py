@@ -23,7 +23,8 @@ from pathlib import Path
 
 import jupytext
 import pytest
-import yaml
+
+import book_toc
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -34,23 +35,8 @@ HIDDEN_INPUT_TAGS = {"remove-cell", "remove_cell", "remove-input", "remove_input
 
 def toc_pages() -> list[str]:
     """Every page of ``_toc.yml`` as a path relative to the repository (``book/x.md``)."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    found: list[str] = []
-
-    def walk(node):
-        if isinstance(node, dict):
-            for key in ("root", "file"):
-                if key in node:
-                    found.append(node[key])
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for item in node:
-                walk(item)
-
-    walk(toc)
     pages = []
-    for name in dict.fromkeys(found):
+    for name in book_toc.toc_pages(ROOT):
         path = ROOT / f"{name}.md"
         assert path.is_file(), f"_toc.yml names {name}, which has no .md file"
         pages.append(path.relative_to(ROOT).as_posix())

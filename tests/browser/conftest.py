@@ -12,9 +12,14 @@ A missing build fails the tests with a message that says how to build one.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
+
+# the helpers in tests/ (one reader of _toc.yml) are importable from here too: this folder
+# is collected on its own (``make test-browser``), so pytest does not put tests/ on the path
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from book_site import HTML_ENV, MISSING, book_pages, built_html_dir, is_redirect, serve_directory
 

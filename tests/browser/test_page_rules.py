@@ -34,10 +34,10 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
 from bs4 import BeautifulSoup, Tag
 
 from book_site import ROOT
+from book_toc import toc_pages
 
 MAX_PUBLISHED_TABLES = 1
 MAX_VISIBLE_PLOTTING_CELLS = 0
@@ -207,25 +207,7 @@ def verdict(rule: str, page: str, count: int, ratchet: dict[str, dict[str, int]]
 
 # --- the pages ----------------------------------------------------------------------
 
-def toc_pages() -> list[str]:
-    """Every page of ``_toc.yml``, as ``book/...`` without suffix, in order."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    found: list[str] = []
-
-    def walk(node):
-        if isinstance(node, dict):
-            found.extend(node[k] for k in ("root", "file") if k in node)
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for item in node:
-                walk(item)
-
-    walk(toc)
-    return list(dict.fromkeys(found))
-
-
-PAGES = toc_pages()
+PAGES = toc_pages(ROOT)
 _CHAPTER = re.compile(r"^book/\d\d_")
 
 

@@ -3,7 +3,7 @@
 The readable grower (:func:`treebook.growers.recursive.grow_tree` with
 :func:`treebook.growers.c45_search.c45_split_finder`) sorts the cases of every node on every numeric
 attribute and scores every cut with numpy. This grower makes the same tree, node for
-node, with two changes (Quinlan's C4.5 and Weka's J48 sort once too):
+node, with three changes (Quinlan's C4.5 and Weka's J48 sort once too):
 
 * each numeric column is sorted once, at the root; a node keeps, per numeric attribute,
   the list of its cases by value, and a split hands each child its part of every list
@@ -14,9 +14,13 @@ node, with two changes (Quinlan's C4.5 and Weka's J48 sort once too):
   (:func:`treebook.growers.c45_search.threshold_candidate`'s numpy code, shared through
   :func:`treebook.growers.c45_search.threshold_at`) scores the short list and makes the candidate.
 
-Everything else is the readable code itself: categorical candidates
-(:func:`treebook.growers.c45_search.categorical_candidate`, :func:`treebook.growers.c45_search.binary_categorical_candidate`),
-the choice (:func:`treebook.growers.c45_search.choose_candidate`), the routing of the cases
+* the multiway candidates of all categorical attributes are scored in one numpy call per
+  number of categories (:func:`_categorical_candidates`: the contingency tables of
+  :func:`treebook.core.splits.categorical_table`, the entropies of
+  :func:`treebook.growers.c45_search.categorical_candidate`, row by row the same arithmetic).
+
+Everything else is the readable code itself: binary categorical candidates
+(:func:`treebook.growers.c45_search.binary_categorical_candidate`), the choice (:func:`treebook.growers.c45_search.choose_candidate`), the routing of the cases
 (:meth:`treebook.core.splits.Split.route_cases`) and the node statistics. Cases are kept in
 the readable grower's order at every node (a child: its branch's cases, then the fanned
 ones), and ties in a sorted list in that order, so every sum is added in the same order
@@ -28,11 +32,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import impurity as imp
-from .c45_search import (MIN_CUT_GAP, SMALL, C45Context, binary_categorical_candidate,
-                  categorical_candidate, choose_candidate, threshold_at)
+from .c45_search import (MIN_CUT_GAP, SMALL, C45Context, Candidate, _ratio, _with_unknown_row,
+                  binary_categorical_candidate, categorical_candidate, choose_candidate,
+                  threshold_at)
 from ..kernels.c45 import partition_sorted_lists, scan_thresholds
 from .recursive import branch_cases, node_counts
-from ..core.splits import FAN, best_index, get_routing
+from ..core.splits import FAN, best_index, categorical_table, get_routing
 from ..core.tree import NodeKind, TreeBuilder
 
 __all__ = ["grow_c45", "SHORTLIST_MARGIN"]
@@ -117,6 +122,44 @@ def _numeric_one_by_one(ctx, live, known_w, left, lower, upper, short_ptr, n_cut
     return out
 
 
+def _categorical_candidates(ctx, X, rows, y_node, w, feats):
+    """The multiway candidate of every categorical attribute in ``feats`` at a node:
+    :func:`treebook.growers.c45_search.categorical_candidate`'s, with its two entropy
+    computations done in one numpy call per number of categories (row by row the same
+    arithmetic; the per-table sums stay per table). A node whose weight overflows takes
+    the readable function one attribute at a time (numpy rescales each table alone)."""
+    K = ctx.n_classes
+    out = {}
+    if not np.isfinite(w.sum()):
+        for f in feats:
+            out[f] = categorical_candidate(X[rows, f], y_node, w, feature=f,
+                                           n_categories=ctx.n_categories[f], n_classes=K,
+                                           min_samples_leaf=ctx.min_samples_leaf)
+        return out
+    groups: dict[int, list] = {}
+    for f in feats:
+        table, missing = categorical_table(X[rows, f], y_node, w, ctx.n_categories[f], K)
+        sizes = table.sum(axis=1)
+        if sizes.sum() <= 0:
+            out[f] = None
+            continue
+        full = _with_unknown_row(table, missing)  # c45_gain's and c45_split_information's
+        groups.setdefault(table.shape[0], []).append(
+            (f, table, missing, sizes, full, full[:-1].sum(), full.sum()))
+    for members in groups.values():
+        fulls = np.stack([m[4] for m in members])
+        gains = imp.information_gain(fulls[:, :-1], check=False)
+        split_infos = imp.split_information(fulls, check=False)
+        for (f, table, missing, sizes, _, known, total), g, si in zip(members, gains,
+                                                                     split_infos):
+            gain = float(known / total * g)
+            si = float(si)
+            out[f] = Candidate(f, NodeKind.MULTIWAY, gain, si, _ratio(gain, si), table,
+                               missing, gain, admissible=np.count_nonzero(
+                                   sizes >= ctx.min_samples_leaf - SMALL) >= 2)
+    return out
+
+
 def grow_c45(X, y, sample_weight, *, ctx: C45Context, node_impurity=imp.entropy,
              max_depth=None, missing="distribute", metadata=None):
     """Grow C4.5's tree: the tree of :func:`treebook.growers.recursive.grow_tree` with
@@ -154,11 +197,15 @@ def grow_c45(X, y, sample_weight, *, ctx: C45Context, node_impurity=imp.entropy,
         for f, c in zip(numeric, _numeric_candidates(ctx, X, y_node, w, rows, order, ptr,
                                                      numeric, total)):
             cands[f] = c
-        for f in cats:
-            if not avail[f]:
-                continue
-            c = make_cat(X[rows, f], y_node, w, feature=f, n_categories=ctx.n_categories[f],
-                         n_classes=K, min_samples_leaf=ctx.min_samples_leaf)
+        live = [f for f in cats if avail[f]]
+        if ctx.binary_splits:
+            found = {f: make_cat(X[rows, f], y_node, w, feature=f,
+                                 n_categories=ctx.n_categories[f], n_classes=K,
+                                 min_samples_leaf=ctx.min_samples_leaf) for f in live}
+        else:
+            found = _categorical_candidates(ctx, X, rows, y_node, w, live)
+        for f in live:
+            c = found[f]
             if c is not None:
                 c.many_valued = ctx.many_valued[f]
             cands[f] = c
