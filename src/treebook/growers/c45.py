@@ -3,7 +3,7 @@
 The readable grower (:func:`treebook.growers.recursive.grow_tree` with
 :func:`treebook.growers.c45_search.c45_split_finder`) sorts the cases of every node on every numeric
 attribute and scores every cut with numpy. This grower makes the same tree, node for
-node, with three changes (Quinlan's C4.5 and Weka's J48 sort once too):
+node, with three changes:
 
 * each numeric column is sorted once, at the root; a node keeps, per numeric attribute,
   the list of its cases by value, and a split hands each child its part of every list
