@@ -122,11 +122,18 @@ def _numeric_one_by_one(ctx, live, known_w, left, lower, upper, short_ptr, n_cut
     return out
 
 
+#: numpy adds fewer than 8 numbers one after another (its pairwise summation starts at 8):
+#: the largest table (with its unknown row) that zero rows can pad exactly
+_SEQUENTIAL = 7
+
+
 def _categorical_candidates(ctx, X, rows, y_node, w, feats):
     """The multiway candidate of every categorical attribute in ``feats`` at a node:
     :func:`treebook.growers.c45_search.categorical_candidate`'s, with its two entropy
     computations done in one numpy call per number of categories (row by row the same
-    arithmetic; the per-table sums stay per table). A node whose weight overflows takes
+    arithmetic; the per-table sums stay per table; tables of at most six categories share
+    one call, padded with zero rows, which leave numpy's sums of up to seven numbers as
+    they are). A node whose weight overflows takes
     the readable function one attribute at a time (numpy rescales each table alone)."""
     K = ctx.n_classes
     out = {}
@@ -144,10 +151,20 @@ def _categorical_candidates(ctx, X, rows, y_node, w, feats):
             out[f] = None
             continue
         full = _with_unknown_row(table, missing)  # c45_gain's and c45_split_information's
-        groups.setdefault(table.shape[0], []).append(
+        V = table.shape[0]
+        groups.setdefault(V if V + 1 > _SEQUENTIAL else 0, []).append(
             (f, table, missing, sizes, full, full[:-1].sum(), full.sum()))
-    for members in groups.values():
-        fulls = np.stack([m[4] for m in members])
+    for key, members in groups.items():
+        if key == 0:
+            # Sums of fewer than 8 numbers are added one by one, so zero rows appended
+            # to a table (before its unknown row) change none of them: the small tables
+            # share one call.
+            fulls = np.zeros((len(members), _SEQUENTIAL, K))
+            for i, m in enumerate(members):
+                fulls[i, :m[4].shape[0] - 1] = m[4][:-1]
+                fulls[i, -1] = m[4][-1]
+        else:
+            fulls = np.stack([m[4] for m in members])
         gains = imp.information_gain(fulls[:, :-1], check=False)
         split_infos = imp.split_information(fulls, check=False)
         for (f, table, missing, sizes, _, known, total), g, si in zip(members, gains,
