@@ -5,7 +5,9 @@
 // Usage: java -cp weka.jar:DIR J48Timer JOBS   where each line of JOBS is
 //        <name> TAB <arff path> TAB <J48 options> TAB <warmup> TAB <repeats>
 // Output, one line per job:
-//        TIME TAB name TAB best_seconds TAB median_seconds TAB size TAB leaves
+//        TIME TAB name TAB best_seconds TAB median_seconds TAB size TAB leaves,
+//        then the tree as J48 prints it and a line "END" (the caller counts the leaves that
+//        hold training cases: J48 keeps an empty leaf for each category absent at a node)
 // Reading the ARFF file is not timed (treebook's side does not time reading either).
 import java.io.BufferedReader;
 import java.io.FileReader;
@@ -38,6 +40,8 @@ public class J48Timer {
                     : 0.5 * (times[repeats / 2 - 1] + times[repeats / 2]);
             System.out.println("TIME\t" + p[0] + "\t" + times[0] + "\t" + median + "\t"
                     + (int) tree.measureTreeSize() + "\t" + (int) tree.measureNumLeaves());
+            System.out.println(tree.toString());
+            System.out.println("END");
         }
     }
 
