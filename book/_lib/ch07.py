@@ -66,10 +66,11 @@ def encoding_differences_figure(cv, k, mean_se, base="CART subsets"):
             ax.errorbar(100 * m, i, xerr=100 * t_half(se, diff.size), fmt="o", color=colour,
                         ms=4, capsize=2)
         ax.axvline(0, color="k", lw=0.7)
-        ax.set_xlabel(f"{label}, points (method − {base})")
+        ax.set_xlabel(f"{label} (points)")
         ax.grid(axis="x", lw=0.3, alpha=0.5)
     axes[0].set_yticks(range(len(methods)), methods)
     axes[0].invert_yaxis()
+    fig.suptitle(f"each encoding minus {base}, paired by fold", fontsize=9)
     fig.tight_layout()
     plt.show()
 
@@ -103,6 +104,12 @@ def tuning_figure(tuning, k, mean_se):
         ax.errorbar(leaves, m, yerr=t_half(se, len(g)), fmt="os^D"[i % 4], color=f"C{i}",
                     ms=5, capsize=3, label=name)
     ax.set_xscale("log")
+    ticks = [10, 20, 50, 100, 200, 500]
+    lo, hi = ax.get_xlim()
+    lo, hi = lo / 1.4, hi * 1.4
+    ax.set_xlim(lo, hi)
+    ax.set_xticks([t for t in ticks if lo <= t <= hi], [str(t) for t in ticks if lo <= t <= hi])
+    ax.minorticks_off()
     ax.set_xlabel("leaves of the chosen tree (geometric mean over the outer folds)")
     ax.set_ylabel("outer CV accuracy")
     ax.legend(frameon=False, loc="lower left", bbox_to_anchor=(0, 1.0), ncol=2)
