@@ -88,3 +88,18 @@ def paired(frame: pd.DataFrame, a: str, b: str, *, n_splits: int = 5,
                          high=m + t95 * se, low90=m - t90 * se, high90=m + t90 * se,
                          verdict=verdict))
     return pd.DataFrame(rows)
+
+
+def pvalue_histograms(pvalues, titles, draws: int):
+    """One histogram per p-value array over [0, 1] in ten bins, with the uniform
+    expectation ``draws / 10`` dotted (chapter 5's fig-unb-pvalues)."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(pvalues), figsize=(10, 2.8), sharey=True)
+    for ax, p, title in zip(axes, pvalues, titles):
+        ax.hist(p, bins=10, range=(0, 1), color="C0", alpha=0.7)
+        ax.axhline(draws / 10, color="grey", ls=":")
+        ax.set(title=title, xlabel="p-value")
+    axes[0].set_ylabel("draws")
+    plt.tight_layout()
+    plt.show()

@@ -61,8 +61,6 @@ RATCHET: dict[str, dict[str, int]] = {
         "book/08_scale": 2,
     },
     "visible_plotting_cells": {
-        "book/01_impurity": 1,   # the import block at the top imports matplotlib
-        "book/05_unbiased": 1,
         "book/08_engineering": 1,
         "book/08_production": 3,
     },
