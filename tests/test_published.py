@@ -44,3 +44,15 @@ def test_bad_rows_are_refused(row, error):
 def test_empty_is_refused():
     with pytest.raises(ValueError, match="empty"):
         compare_published([])
+
+
+def test_exact_reproductions_drop_the_zero_columns():
+    exact = compare_published([("leaves", 5.0, "J48's output", 5, 0.0),
+                               ("size", 8.0, "J48's output", 8, 0.0)])
+    html = exact._repr_html_()
+    assert exact.exact and "difference" not in html and "tolerance" not in html
+    assert "difference" not in repr(exact)
+    # one row with a tolerance keeps both columns for every row
+    mixed = compare_published([("leaves", 5.0, "J48", 5, 0.0), ("H", "0.970", "Li Hang", 0.9702)])
+    assert not mixed.exact
+    assert "<th>difference</th>" in mixed._repr_html_() and "<th>tolerance</th>" in mixed._repr_html_()

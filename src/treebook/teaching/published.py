@@ -98,21 +98,26 @@ class PublishedComparison:
     def _fmt(x: float) -> str:
         return "0" if x == 0 else f"{x:.6g}"
 
+    @property
+    def exact(self) -> bool:
+        """Every row reproduces its published value exactly, with no tolerance: the table
+        then has no difference and tolerance columns (they would hold only zeros)."""
+        return all(r.difference == 0 and r.tolerance == 0 for r in self.rows)
+
     def _repr_html_(self) -> str:
-        head = "".join(f"<th>{h}</th>" for h in
-                       ("quantity", "published (source)", "computed here", "difference",
-                        "tolerance"))
+        columns = ("quantity", "published (source)", "computed here")
+        if not self.exact:
+            columns += ("difference", "tolerance")
+        head = "".join(f"<th>{h}</th>" for h in columns)
         body = []
         for r in self.rows:
-            body.append(
-                "<tr>"
-                f"<td>{html.escape(r.quantity)}</td>"
-                f"<td>{html.escape(r.printed or self._fmt(r.published))} "
-                f"({html.escape(r.source)})</td>"
-                f"<td>{r.computed:.6g}</td>"
-                f"<td>{self._fmt(r.difference)}</td>"
-                f"<td>{self._fmt(r.tolerance)}</td>"
-                "</tr>")
+            cells = [html.escape(r.quantity),
+                     f"{html.escape(r.printed or self._fmt(r.published))} "
+                     f"({html.escape(r.source)})",
+                     f"{r.computed:.6g}"]
+            if not self.exact:
+                cells += [self._fmt(r.difference), self._fmt(r.tolerance)]
+            body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
         caption = f"<caption>{html.escape(self.title)}</caption>" if self.title else ""
         return (f'<table class="treebook-published">{caption}<thead><tr>{head}</tr></thead>'
                 f"<tbody>{''.join(body)}</tbody></table>")
@@ -120,10 +125,12 @@ class PublishedComparison:
     def __repr__(self) -> str:
         lines = [self.title] if self.title else []
         for r in self.rows:
-            lines.append(f"{r.quantity}: published {r.printed or self._fmt(r.published)} "
-                         f"({r.source}), "
-                         f"computed {r.computed:.6g}, difference {self._fmt(r.difference)}, "
+            line = (f"{r.quantity}: published {r.printed or self._fmt(r.published)} "
+                    f"({r.source}), computed {r.computed:.6g}")
+            if not self.exact:
+                line += (f", difference {self._fmt(r.difference)}, "
                          f"tolerance {self._fmt(r.tolerance)}")
+            lines.append(line)
         return "\n".join(lines)
 
 
