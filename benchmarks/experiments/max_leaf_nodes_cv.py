@@ -56,7 +56,8 @@ SMOKE = dict(repeats=range(1), budgets=(2, 8, 0, CCP), folds=2)
 
 
 def run(repeats=range(10), budgets=BUDGETS, folds: int = FOLDS) -> pd.DataFrame:
-    """One row per (repeat, fold, budget): test error and leaves of the fitted tree."""
+    """One row per (repeat, fold, budget): test error and leaves of the fitted tree, and
+    whether it is a constant classifier (every leaf predicts the same class)."""
     X, y = load_hmda(return_X_y=True)
     X = X.drop(columns=list(DROPPED))
     y = np.asarray(y)
@@ -73,9 +74,12 @@ def run(repeats=range(10), budgets=BUDGETS, folds: int = FOLDS) -> pd.DataFrame:
                     model = CARTClassifier(max_leaf_nodes=k or None)
                 model.fit(X.iloc[train], y[train])
                 error = float(np.mean(model.predict(X.iloc[test]) != y[test]))
-                rows.append((r, f, k, error, model.get_n_leaves()))
+                tree = model.tree_
+                # a constant classifier: every leaf predicts the same class
+                constant = np.unique(tree.value[tree.is_leaf].argmax(axis=1)).size == 1
+                rows.append((r, f, k, error, model.get_n_leaves(), bool(constant)))
     return pd.DataFrame(rows, columns=["repeat", "fold", "max_leaf_nodes", "test_error",
-                                       "leaves"])
+                                       "leaves", "constant"])
 
 
 def main(argv=None) -> None:
