@@ -22,6 +22,8 @@ Usage::
     python benchmarks/bench_cart_shapes.py                       # n = 1e5, 1e6; 3 pairs
     python benchmarks/bench_cart_shapes.py --sizes 1e5 --repeats 5 --csv out.csv
     python benchmarks/bench_cart_shapes.py --sizes 1e5 1e6 --repeats 3 2    # per size
+    python benchmarks/bench_cart_shapes.py --sizes 2000 --repeats 1 --shapes '2 classes' \
+        --csv /tmp/shapes.csv                   # seconds: checks the CSV's format only
 
 The committed table is ``benchmarks/experiments/results/cart_shapes.csv`` (its first lines
 say the command, date and commit). Goals (issue 14): fit ≤ 0.3×, predict ≤ 1.0×, memory
@@ -164,15 +166,20 @@ def current_commit() -> str:
 def write_csv(path: str, rows: list, argv, commit: str) -> None:
     """The table so far, with the command, date and commit (of the code that ran) on its
     first lines."""
+    import shlex
+
     import pandas as pd
+
+    from treebook.teaching.experiments import load_average
 
     with open(path, "w") as fh:
         fh.write("# command: python benchmarks/bench_cart_shapes.py "
-                 + " ".join(argv if argv is not None else sys.argv[1:]) + "\n")
-        load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
+                 + shlex.join(argv if argv is not None else sys.argv[1:]) + "\n")
         fh.write(f"# date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} "
-                 f"UTC ({os.cpu_count()} CPUs; load average {load} when written)\n")
+                 f"UTC ({os.cpu_count()} CPUs)\n")
         fh.write(f"# commit: {commit}\n")
+        # the same header key as the experiment scripts' (read_results puts it in attrs)
+        fh.write(f"# load average: {load_average()} (when written)\n")
         pd.DataFrame(rows).reindex(columns=[c for c in COLUMNS if any(c in r for r in rows)]
                                    ).to_csv(fh, index=False, float_format="%.4g")
 

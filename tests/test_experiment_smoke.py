@@ -98,7 +98,7 @@ EXPECTED = {
                            "perm_test", "perm_test_sd", "perm_train", "test_accuracy"]},
     "max_leaf_nodes_cv": {
         "max_leaf_nodes_cv.csv": ["repeat", "fold", "max_leaf_nodes", "test_error",
-                                  "leaves"]},
+                                  "leaves", "constant"]},
     "pruning_comparison": {
         "pruning_comparison.csv": ["dataset", "learner", "repeat", "method", "n_grow",
                                    "n_prune", "n_test", "test_error", "prune_error",
