@@ -485,3 +485,26 @@ def test_confidence_explorer_frames_equal_fresh_fits(golf_unknown):
         assert C45Classifier(confidence=cf).fit(X2, y2).tree_.node_count == nodes
     with pytest.raises(TypeError, match="C4.5"):
         confidence_explorer(object(), X, y, X, y)
+
+
+def test_a_category_with_no_branch_at_a_node_stops_there_as_in_j48():
+    """Under B = p, A has no branch "z". J48 (its empty branch answers with the parent's
+    distribution; tests/oracles/test_j48_holdout.py) gives the node's [5/14, 9/14];
+    ``unseen="fan"`` spreads the case over A's branches: it follows C = u in both
+    A-subtrees, 8/14 × [0, 1] + 6/14 × [1, 0]."""
+    rows = ([("x", "p", "u", "yes")] * 6 + [("x", "p", "v", "no")] * 2
+            + [("y", "p", "u", "no")] * 3 + [("y", "p", "v", "yes")] * 3
+            + [("x", "q", "u", "no")] * 5 + [("y", "q", "v", "no")] * 5
+            + [("z", "q", "u", "no")] * 3 + [("z", "q", "v", "yes")])
+    df = pd.DataFrame(rows, columns=["A", "B", "C", "c"])
+    case = pd.DataFrame([("z", "p", "u")], columns=["A", "B", "C"])
+    node = C45Classifier(pruning=None, min_samples_leaf=1).fit(df[["A", "B", "C"]], df["c"])
+    assert np.allclose(node.predict_proba(case)[0], [5 / 14, 9 / 14])  # classes no, yes
+    fan = C45Classifier(pruning=None, min_samples_leaf=1, unseen="fan").fit(
+        df[["A", "B", "C"]], df["c"])
+    assert np.allclose(fan.predict_proba(case)[0], [6 / 14, 8 / 14])
+    # an unknown value is spread either way
+    unknown = pd.DataFrame([(np.nan, "p", "u")], columns=["A", "B", "C"])
+    assert np.allclose(node.predict_proba(unknown), fan.predict_proba(unknown))
+    with pytest.raises(ValueError, match="unseen"):
+        C45Classifier(unseen="spread").fit(df[["A", "B", "C"]], df["c"])

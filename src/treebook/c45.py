@@ -19,7 +19,7 @@ from .core import impurity as imp
 from .core.base import DecisionTreeClassifierBase, Interval, Options, Registered, validate_params
 from .core.encoding import FeatureEncoder
 from .core.targets import check_sample_weight, encode_labels
-from .core.splits import ROUTING_POLICIES
+from .core.splits import ROUTING_POLICIES, FractionalRouting
 from .core.tree import Tree
 from .growers.c45 import grow_c45
 from .growers.c45_search import AVERAGE_GAIN_SLACK, C45Context, c45_split_finder, choose_candidate
@@ -111,6 +111,12 @@ def collapse(tree: Tree, tol: float = COLLAPSE_TOLERANCE) -> Tree:
 
 
 # ----------------------------------------------------------------------------- estimator
+#: ``predict``'s routing for ``missing="distribute"``, by ``unseen``: unknown values go
+#: down every branch either way
+_PREDICT_ROUTING = {"node": FractionalRouting(unseen="stop"),
+                    "fan": FractionalRouting(unseen="fan")}
+
+
 class C45Classifier(DecisionTreeClassifierBase):
     """C4.5 decision tree (Quinlan 1993, release 8; as Weka's J48).
 
@@ -142,6 +148,14 @@ class C45Classifier(DecisionTreeClassifierBase):
     missing : the routing policy for unknown values, in fit, pruning and predict: a name
         in ``treebook.core.splits.ROUTING_POLICIES`` (default ``"distribute"``, C4.5's
         fractional cases).
+    unseen : ``"node"`` (default) or ``"fan"``
+        where ``predict`` sends a case whose category has no branch at a node (absent
+        from that node's training cases, or from all of them) when ``missing`` is
+        ``"distribute"``. ``"node"`` is J48's rule: the case stops there and gets the
+        node's class distribution (J48 keeps an empty branch for the value, and an empty
+        branch answers with its parent's distribution; C4.5 release 8 labels it with the
+        parent's majority class). ``"fan"`` spreads the case over the node's branches
+        like an unknown value. Growing and pruning never meet such a case.
     laplace : bool
         J48's ``-A``: a leaf's class probabilities are the Laplace estimates
         ``(C_k + 1)/(|D| + K)`` instead of the frequencies ``C_k/|D|``. The tree is the
@@ -167,6 +181,7 @@ class C45Classifier(DecisionTreeClassifierBase):
         "max_depth": Interval(int, 0, None, allow_none=True),
         "z_source": Options("normal", "table"),
         "missing": Registered(lambda: tuple(ROUTING_POLICIES)),
+        "unseen": Options("node", "fan"),
         "laplace": Options(True, False),
         "binary_splits": Options(True, False),
         "collapse": Options(True, False),
@@ -179,7 +194,7 @@ class C45Classifier(DecisionTreeClassifierBase):
     def __init__(self, min_samples_leaf=2, pruning="ebp", confidence=0.25,
                  mdl_correction=True, subtree_raising=True, max_depth=None,
                  z_source="normal", missing="distribute", laplace=False, binary_splits=False,
-                 collapse=True, grower="fast"):
+                 collapse=True, grower="fast", unseen="node"):
         self.min_samples_leaf = min_samples_leaf
         self.pruning = pruning
         self.confidence = confidence
@@ -192,9 +207,12 @@ class C45Classifier(DecisionTreeClassifierBase):
         self.binary_splits = binary_splits
         self.collapse = collapse
         self.grower = grower
+        self.unseen = unseen
 
     @property
     def _route_missing(self):
+        if isinstance(self.missing, str) and self.missing == "distribute":
+            return _PREDICT_ROUTING[self.unseen]
         return self.missing
 
     @property

@@ -2,7 +2,9 @@
 // leaves and the exact class distribution J48 gives every training case.
 //
 // Usage: java -cp weka.jar:DIR J48Oracle JOBS   where each line of JOBS is
-//        <arff path> TAB <J48 options, space-separated>, or <arff path> TAB DUMP to print
+//        <arff path> TAB <J48 options, space-separated> [TAB HOLDOUT: train on the cases
+//        whose index is not a multiple of 3, print the distributions of the others], or
+//        <arff path> TAB DUMP to print
 //        the data as Weka reads it ("ATTR" TAB name TAB nominal|numeric [TAB values...],
 //        then one "ROW" line per case, tab-separated, "?" for a missing value), so that
 //        treebook reads exactly the values J48 sees.
@@ -30,9 +32,20 @@ public class J48Oracle {
                 dump(data);
                 continue;
             }
+            // HOLDOUT: train on the cases whose index is not a multiple of 3, print the
+            // distributions of the others (cases J48 has not seen: unseen categories at a
+            // node, unknown values routed down a tree not grown on them)
+            boolean holdout = parts.length > 2 && parts[2].equals("HOLDOUT");
+            Instances train = data, test = data;
+            if (holdout) {
+                train = new Instances(data, 0);
+                test = new Instances(data, 0);
+                for (int i = 0; i < data.numInstances(); i++)
+                    (i % 3 == 0 ? test : train).add(data.instance(i));
+            }
             J48 tree = new J48();
             tree.setOptions(Utils.splitOptions(parts.length > 1 ? parts[1] : ""));
-            tree.buildClassifier(data);
+            tree.buildClassifier(train);
             System.out.println("JOB " + n++);
             System.out.println("SIZE " + (int) tree.measureTreeSize());
             System.out.println("LEAVES " + (int) tree.measureNumLeaves());
@@ -40,8 +53,8 @@ public class J48Oracle {
             for (int k = 0; k < data.numClasses(); k++)
                 classes.append('\t').append(data.classAttribute().value(k));
             System.out.println(classes);
-            for (int i = 0; i < data.numInstances(); i++) {
-                double[] p = tree.distributionForInstance(data.instance(i));
+            for (int i = 0; i < test.numInstances(); i++) {
+                double[] p = tree.distributionForInstance(test.instance(i));
                 StringBuilder row = new StringBuilder("DIST");
                 for (double v : p) row.append(' ').append(Double.toString(v));
                 System.out.println(row);
