@@ -74,7 +74,7 @@ def shapes_figure(shapes, goals):
         ax.set_xticks(sorted(shapes["n"].unique()))
         ax.set(title=title, xlabel="rows n", ylim=(0, None))
     axes[0].set_ylabel("treebook / scikit-learn")
-    axes[2].legend(fontsize=7, loc="upper left")
+    axes[2].legend(fontsize=7, loc="lower right")
     plt.tight_layout()
     plt.show()
 
