@@ -42,6 +42,7 @@ import pandas as pd
 from sklearn.model_selection import StratifiedKFold
 
 from treebook import CARTClassifier
+from treebook.teaching.experiments import mean_se
 from treebook.hist import HistCARTClassifier
 from treebook.teaching.experiments import load_average, results_path
 
@@ -114,19 +115,27 @@ def run(datasets, repeats, folds, bins, max_depth, min_samples_leaf, log=print):
 
 def paired_summary(table: pd.DataFrame) -> pd.DataFrame:
     """Per data set and ``max_bins``: exact and binned accuracy and the paired difference
-    (binned − exact), each a mean over repeats of the fold means, ± SE over repeats."""
+    (binned − exact), each the mean of the ``J`` = repeats × folds fold scores ± its
+    standard error corrected for the overlapping training sets of repeated k-fold CV
+    (Nadeau and Bengio: ``mean_se(..., n_splits=k)``, ``(1/J + 1/(k − 1)) s²``). An
+    interval uses t with ``J − 1`` degrees of freedom (``scores − 1``)."""
     exact = table[table.learner == "exact"].set_index(["dataset", "repeat", "fold"])
     out = []
     for (name, b), g in table[table.learner == "binned"].groupby(["dataset", "max_bins"]):
         g = g.set_index(["dataset", "repeat", "fold"])
-        diff = (g.accuracy - exact.accuracy.loc[g.index]).groupby(level="repeat").mean()
-        acc_b = g.accuracy.groupby(level="repeat").mean()
-        acc_e = exact.accuracy.loc[g.index].groupby(level="repeat").mean()
-        R = diff.size
-        se = (lambda s: float(s.std(ddof=1) / np.sqrt(R)) if R > 1 else float("nan"))
+        acc_b = g.accuracy.to_numpy()
+        acc_e = exact.accuracy.loc[g.index].to_numpy()
+        k = int(g.index.get_level_values("fold").nunique())
+        J = acc_b.size
+
+        def se(v):
+            return mean_se(v, n_splits=k)[1] if J > 1 and k > 1 else float("nan")
+
         out.append(dict(dataset=name, max_bins=int(b), exact=acc_e.mean(), exact_se=se(acc_e),
-                        binned=acc_b.mean(), binned_se=se(acc_b), difference=diff.mean(),
-                        difference_se=se(diff), repeats=R))
+                        binned=acc_b.mean(), binned_se=se(acc_b),
+                        difference=(acc_b - acc_e).mean(), difference_se=se(acc_b - acc_e),
+                        repeats=int(g.index.get_level_values("repeat").nunique()),
+                        folds=k, scores=J))
     return pd.DataFrame(out)
 
 
