@@ -197,7 +197,6 @@ def grow_c45(X, y, sample_weight, *, ctx: C45Context, node_impurity=imp.entropy,
     max_depth = np.inf if max_depth is None else max_depth
     numeric = np.array([f for f in range(m) if not ctx.categorical[f]], dtype=np.int64)
     cats = [f for f in range(m) if ctx.categorical[f]]
-    make_cat = binary_categorical_candidate if ctx.binary_splits else categorical_candidate
 
     def add(parent, rows, w):
         value = node_counts(y[rows], w, K)
@@ -216,9 +215,9 @@ def grow_c45(X, y, sample_weight, *, ctx: C45Context, node_impurity=imp.entropy,
             cands[f] = c
         live = [f for f in cats if avail[f]]
         if ctx.binary_splits:
-            found = {f: make_cat(X[rows, f], y_node, w, feature=f,
-                                 n_categories=ctx.n_categories[f], n_classes=K,
-                                 min_samples_leaf=ctx.min_samples_leaf) for f in live}
+            found = {f: binary_categorical_candidate(
+                X[rows, f], y_node, w, feature=f, n_categories=ctx.n_categories[f],
+                n_classes=K, min_samples_leaf=ctx.min_samples_leaf) for f in live}
         else:
             found = _categorical_candidates(ctx, X, rows, y_node, w, live)
         for f in live:
