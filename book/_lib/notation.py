@@ -8,15 +8,10 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from treebook.core.impurity import entropy, gini, misclassification_error
+from treebook.c45 import training_errors
 from treebook.io.render import PALETTE, to_graphviz
 
 _NOTE = "#B8002E"          # the colour of the symbols written on the drawings
-
-
-def node_errors(tree, node: int) -> float:
-    """``e(t)``: the training cases at ``node`` outside its majority class (weights)."""
-    value = tree.value[node]
-    return float(value.sum() - value.max())
 
 
 def _add_line(graph, node: int, line: str) -> None:
@@ -44,7 +39,7 @@ def annotated_tree(tree, node: int):
     below = {int(i) for i in tree.subtree(node)}
     leaves = [int(i) for i in np.flatnonzero(tree.is_leaf)]
     _add_line(g, node, f'<B><I>t</I></B>: <I>n</I>(<I>t</I>) = {tree.weighted_n[node]:g}, '
-                       f'<I>e</I>(<I>t</I>) = {node_errors(tree, node):g}')
+                       f'<I>e</I>(<I>t</I>) = {training_errors(tree)[node]:g}')
     for leaf in leaves:
         _add_line(g, leaf, "∈ <I>T&#771;</I>" + ("<SUB>t</SUB>" if leaf in below else ""))
     with g.subgraph(name="cluster_subtree") as c:
