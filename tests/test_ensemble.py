@@ -366,7 +366,14 @@ def paired_accuracies(make_a, make_b, Xd, yd, seeds):
 def equivalence_interval(a, b, level=0.90):
     """The two one-sided tests (TOST) as an interval: the ``level`` confidence interval of
     the mean paired difference ``a - b`` (Student t, J - 1 degrees of freedom for J
-    pairs)."""
+    pairs).
+
+    The estimand is the mean difference over random 70/30 splits *of this one data set*:
+    given the data, the J splits (and the learners' seeds) are drawn independently, so the
+    J differences are i.i.d. and the plain ``s/sqrt(J)`` is the right standard error.
+    Nadeau and Bengio's correction is for the other question -- the difference on new
+    data sets drawn from the population -- which this test of "the same forest" does not
+    ask (chapter 7 asks it, and uses the correction)."""
     from scipy import stats
 
     d = np.asarray(a) - np.asarray(b)
