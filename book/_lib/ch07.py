@@ -21,6 +21,33 @@ def t_half(se, J, level=0.95):
 # --- 07_real_data ---------------------------------------------------------------------
 
 
+def t_interval(values, n_splits, level=0.95):
+    """``(mean, se, low, high)`` of ``J`` fold scores (or paired fold differences) from
+    ``n_splits``-fold CV, possibly repeated: the corrected SE of
+    :func:`treebook.teaching.experiments.mean_se` and the ``level`` Student-t interval
+    with ``J - 1`` degrees of freedom, the interval every verdict of the page uses."""
+    from treebook.teaching.experiments import mean_se
+
+    v = np.asarray(values, float)
+    m, se = mean_se(v, n_splits)
+    h = float(t_half(se, v.size, level))
+    return m, se, m - h, m + h
+
+
+def ci_text(values, n_splits, scale=100.0, digits=2):
+    """``"+m [low, high]"`` for the 95 % t interval of :func:`t_interval`, times
+    ``scale`` (100: points of accuracy or AUC)."""
+    m, _, lo, hi = (scale * x for x in t_interval(values, n_splits))
+    return f"{m:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]"
+
+
+def significance(values, n_splits):
+    """``"not significant"`` when the 95 % t interval of :func:`t_interval` contains 0,
+    else ``"positive"`` or ``"negative"`` (the side of 0 the whole interval lies on)."""
+    _, _, lo, hi = t_interval(values, n_splits)
+    return "not significant" if lo <= 0 <= hi else ("positive" if lo > 0 else "negative")
+
+
 def _encoding_label(data, method):
     return method + (" (+ household id)" if data != "adult" else "")
 
