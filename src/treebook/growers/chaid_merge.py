@@ -258,6 +258,15 @@ def _most_significant_split(groups, rows_by_code, ordinal: bool, missing_code, s
     return best
 
 
+def _working_rank(group: tuple, ordinal: bool, missing_code) -> int:
+    """Where a group stands in the working order (the order merging builds): the missing
+    category's group first (nominal: any group holding it; ordinal: while it is alone),
+    the rest by their smallest code."""
+    if missing_code in group and (not ordinal or len(group) == 1):
+        return -1
+    return min(c for c in group if c != missing_code)
+
+
 def merge_categories(table, *, ordinal: bool, alpha_merge: float, statistic: str = "pearson",
                      min_samples_leaf: float = 0.0, missing: bool = False,
                      split_merged: bool = False):
@@ -314,13 +323,7 @@ def merge_categories(table, *, ordinal: bool, alpha_merge: float, statistic: str
         g, (left, right), test = found
         steps.append(MergeStep(tuple(groups), (left, right), *test, "split"))
         groups[g:g + 1] = [left, right]
-        # back to the working order: the missing category first while it is alone (or,
-        # nominal, in any group), the rest by their smallest code
-        def rank(grp):
-            if missing_code in grp and (not ordinal or len(grp) == 1):
-                return -1
-            return min(c for c in grp if c != missing_code)
-        groups.sort(key=rank)
+        groups.sort(key=lambda grp: _working_rank(grp, ordinal, missing_code))
         floating = bool(ordinal) and (missing_code,) in groups
         rows = np.stack([t[list(grp)].sum(axis=0) for grp in groups])
     while len(groups) > 1:
