@@ -44,8 +44,10 @@ every split of ``G``), ``p(G₁, G₂) = P(χ²_df ≥ X²(G₁, G₂))``. Over 
 split with the smallest ``p`` (ties to the larger statistic, then the first group) is made
 if ``p < alpha_merge`` — the exact complement of the merging rule (``p ≥ alpha_merge``
 merges), as in Kass (1980), whose step 3 splits "if the χ² is significant beyond the
-critical value" of the merging step; SPSS's ``SPLITMERGED`` option (default ``NO``) names
-no level of its own. Then merging (step 2) resumes from the new groups, and so on until
+critical value" of the merging step. SPSS's ``TREE`` syntax switches the step with
+``SPLITMERGED`` (default ``NO``) and sets no level of its own for it; Luchman's Stata
+``chaid`` has a separate level (``respalpha``), which here would be one more parameter
+for a rarely used step. Then merging (step 2) resumes from the new groups, and so on until
 no group splits; a partition met a second time ends the loop (so it cannot cycle). The
 binary splits tried: a nominal group, all ``2^{m−1} − 1`` splits of its ``m``
 categories when ``m ≤ 12`` or when there are two classes (then the ``m − 1`` cuts of the
