@@ -611,3 +611,143 @@ def test_json_round_trip_keeps_the_missing_value_rule():
     go[0] = "0"
     with pytest.raises(MalformedModelError, match="missing_go"):
         from_json(json.dumps(doc))
+
+
+# ------------------------------------------------------------------ Kass's step 3
+# three categories a, b, c of a two-class target, class shares 0.25, 0.43, 0.60
+STEP3 = np.array([[5.0, 15.0], [15.0, 20.0], [15.0, 10.0]])
+
+
+def test_step3_resplits_a_merged_group_by_hand():
+    """Pearson X² of a 2 × 2 table [[a, b], [c, d]] is N (ad − bc)² / (r₁ r₂ c₁ c₂).
+
+    Step 2 (merging, alpha_merge = 0.05):
+      a–b  [[5, 15], [15, 20]]: 55 · 125² / (20 · 35 · 20 · 35) = 1.754, p = 0.185
+      a–c  [[5, 15], [15, 10]]: 45 · 175² / (20 · 25 · 20 · 25) = 5.513, p = 0.019
+      b–c  [[15, 20], [15, 10]]: 60 · 150² / (35 · 25 · 30 · 30) = 1.714, p = 0.190
+      → b–c is the least significant (p ≥ 0.05): merged into bc = (30, 30);
+      a–bc [[5, 15], [30, 30]]: 80 · 300² / (20 · 60 · 35 · 45) = 3.810, p = 0.0510 ≥ 0.05
+      → merged: one group {a, b, c}, and without step 3 the predictor cannot split.
+    Step 3 (the group has three categories; its three binary splits):
+      {a} | {b, c}: 3.810, p = 0.0510 (the merge just made)
+      {b} | {a, c}  [[15, 20], [20, 25]]: 80 · 25² / (35 · 45 · 35 · 45) = 0.020
+      {a, b} | {c}  [[20, 35], [15, 10]]: 80 · 325² / (55 · 25 · 35 · 45) = 3.902, p = 0.0482
+      → the most significant, p < 0.05: split into {a, b} and {c}.
+    Step 2 again: the only pair, ab–c, has p = 0.0482 < 0.05: nothing merges; stop.
+    The greedy merge path joined b with c first and never compared {a, b} with {c}.
+    """
+    plain, _ = merge_categories(STEP3, ordinal=False, alpha_merge=0.05)
+    assert plain == [(0, 1, 2)]
+    groups, steps = merge_categories(STEP3, ordinal=False, alpha_merge=0.05, split_merged=True)
+    assert groups == [(0, 1), (2,)]
+    assert [s.reason for s in steps] == ["alpha", "alpha", "split"]
+    assert steps[0].pair == (1, 2)  # b–c, in the working order a, b, c
+    assert steps[0].statistic == pytest.approx(60 * 150 ** 2 / (35 * 25 * 30 * 30))
+    assert steps[1].statistic == pytest.approx(80 * 300 ** 2 / (20 * 60 * 35 * 45))
+    assert 0.05 <= steps[1].p_value < 0.052
+    split = steps[2]
+    assert split.pair == ((0, 1), (2,))
+    assert split.statistic == pytest.approx(80 * 325 ** 2 / (55 * 25 * 35 * 45))
+    assert split.p_value == pytest.approx(_x2_2x2(20, 35, 15, 10)[1])
+    assert 0.048 < split.p_value < 0.05
+    # the learner: the predictor that could not split the root now splits it in two
+    X = pd.DataFrame({"v": np.repeat(list("abc"), STEP3.sum(axis=1).astype(int))})
+    y = np.concatenate([np.repeat([0, 1], row.astype(int)) for row in STEP3])
+    # (Kass's multiplier for 3 categories in 2 groups is S(3, 2) = 3: adjusted p = 0.145,
+    # so alpha_split = 0.2 lets the split through)
+    assert CHAIDClassifier(alpha_split=0.2).fit(X, y).tree_.node_count == 1
+    model = CHAIDClassifier(alpha_split=0.2, split_merged=True).fit(X, y)
+    assert model.root_groups_[0] == ((0, 1), (2,))
+    assert model.root_adjusted_p_value_[0] == pytest.approx(3 * split.p_value)
+    assert model.tree_.node_count == 3
+
+
+def test_step3_ordinal_cuts_only_between_neighbours():
+    """Ordered a < c < b (codes 0, 1, 2): only the cuts {a} | {c, b} and {a, c} | {b}."""
+    from treebook.growers.chaid_merge import _binary_splits
+    assert _binary_splits((0, 1, 2), STEP3, True, None) == [((0,), (1, 2)), ((0, 1), (2,))]
+    # with the missing category (code 3) in the group: either side of each cut, or alone
+    t = np.vstack([STEP3, [[1.0, 1.0]]])
+    assert _binary_splits((0, 1, 3), t, True, 3) == [((0, 3), (1,)), ((0,), (1, 3)),
+                                                      ((0, 1), (3,))]
+    # nominal with three classes: all 2^(m−1) − 1 = 3 splits
+    t3 = np.array([[1.0, 2, 3], [3, 2, 1], [2, 2, 2]])
+    assert len(_binary_splits((0, 1, 2), t3, False, None)) == 3
+
+
+def test_step3_is_off_by_default_and_a_parameter():
+    assert CHAIDClassifier().get_params()["split_merged"] is False
+    with pytest.raises((TypeError, ValueError), match="split_merged"):
+        CHAIDClassifier(split_merged="yes").fit(pd.DataFrame({"v": list("ab")}), [0, 1])
+
+
+def _valid_partition(groups, present, ordinal, missing_code):
+    flat = sorted(c for g in groups for c in g)
+    assert flat == sorted(present)                       # every category, once
+    assert all(len(g) > 0 for g in groups)
+    if ordinal:                                          # groups are runs of neighbours
+        rank = {c: k for k, c in enumerate(c for c in sorted(present) if c != missing_code)}
+        for g in groups:
+            r = sorted(rank[c] for c in g if c != missing_code)
+            assert not r or r[-1] - r[0] + 1 == len(r)
+
+
+def _random_table(seed):
+    rng = np.random.default_rng(seed)
+    L, K = int(rng.integers(3, 8)), int(rng.integers(2, 4))
+    table = rng.integers(0, 30, size=(L, K)).astype(float)
+    table[rng.random(L) < 0.15] = 0                      # some categories absent
+    return table, float(rng.choice([0.05, 0.2, 0.5]))
+
+
+def _step3_table(seed):
+    """STEP3's three categories (where step 3 acts) among up to three others far from
+    them, in a random order, class columns maybe swapped: a table where it acts again."""
+    rng = np.random.default_rng(seed)
+    far = np.array([[0.0, 30.0], [30.0, 0.0], [1.0, 40.0]])[: int(rng.integers(0, 4))]
+    table = np.vstack([STEP3, far])
+    if rng.random() < 0.5:
+        table = table[:, ::-1]
+    return table[rng.permutation(len(table))], 0.05
+
+
+def _stopped_at_a_repeat(groups, steps):
+    return any(s.reason == "split" and frozenset(s.groups) == frozenset(groups) for s in steps)
+
+
+@pytest.mark.parametrize("make,seed", [(_random_table, s) for s in range(80)]
+                         + [(_step3_table, s) for s in range(40)])
+def test_step3_still_gives_a_valid_partition(make, seed):
+    """Property (random tables, nominal and ordinal, with and without the missing
+    category, some categories empty; and STEP3 among other categories, where step 3
+    acts): with ``split_merged=True`` the groups are still a partition of the present
+    categories, into runs of neighbours for an ordinal predictor (the missing category
+    excepted); unless the loop stopped at a repeated partition, every pair of groups that
+    may merge differs at alpha_merge and no group of three or more has a binary split
+    significant at alpha_merge."""
+    from treebook.growers.chaid_merge import _binary_splits
+    table, alpha = make(seed)
+    L = table.shape[0]
+    present = [int(c) for c in np.flatnonzero(table.sum(axis=1) > 0)]
+    for ordinal in (False, True):
+        for missing in (False, True):
+            groups, steps = merge_categories(table, ordinal=ordinal, alpha_merge=alpha,
+                                             missing=missing, split_merged=True)
+            mcode = L - 1 if missing else None
+            _valid_partition(groups, present, ordinal, mcode)
+            if make is _step3_table and not ordinal and not missing:
+                assert any(s.reason == "split" for s in steps)   # step 3 did act
+            if _stopped_at_a_repeat(groups, steps) or len(groups) < 2:
+                continue
+            rows = np.stack([table[list(g)].sum(axis=0) for g in groups])
+            if not (ordinal and missing and mcode in present):  # floating: other pairs
+                for i, j in itertools.combinations(range(len(groups)), 2):
+                    if ordinal and j != i + 1:
+                        continue
+                    assert table_test(rows[[i, j]])[2] < alpha
+            for g in groups:
+                if len(g) >= 3:
+                    ps = [table_test(np.stack([table[list(a)].sum(0),
+                                               table[list(b)].sum(0)]))[2]
+                          for a, b in _binary_splits(g, table, ordinal, mcode)]
+                    assert min(ps) >= alpha

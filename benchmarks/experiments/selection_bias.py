@@ -52,7 +52,11 @@ Four parts, each a CSV under ``benchmarks/experiments/results/`` whose header li
   ``feature_importances_``) and ctree (the impurity decrease of *its* splits,
   ``Tree.impurity_decrease_by_feature`` normalised, the same formula on a tree whose
   splits were chosen without the bias), and for both the permutation importance on the
-  test rows.
+  test rows. The two differ in their stopping as well as their selection (CART grows to
+  purity, ctree stops at α = 0.05 with its minimum node sizes), so a third arm,
+  ``ctree grown`` (``GROWN_CTREE``: α = 1 − 1e-9, no Bonferroni, ``min_samples_split=2``,
+  ``min_samples_leaf=1``, ``min_prob=0``), grows ctree to purity as CART does: against
+  CART it differs only in how a split is chosen.
 
 Each header records the configuration keys its part uses and the commit checked out when
 the run started (read once, before the first part).
@@ -111,6 +115,10 @@ PART_KEYS = {"nominal": ("n", "delta", "values", "reps", "perms", "learner_reps"
              "numeric": ("n", "delta", "distinct", "numeric_reps"),
              "accuracy": ("datasets", "cv_repeats"),
              "importance": ("importance_dataset", "importance_repeats", "importance_test_size")}
+#: ctree with no stopping by its test and CART's node sizes: grown to purity as CART is,
+#: so that against CART only the selection rule differs (the importance part)
+GROWN_CTREE = dict(alpha=1 - 1e-9, testtype="univariate", min_samples_split=2,
+                   min_samples_leaf=1, min_prob=0.0)
 #: the level at which the learners' root tests decide whether to split (both defaults)
 ALPHA = 0.05
 
@@ -367,6 +375,7 @@ def run_importance(importance_dataset, importance_repeats, importance_test_size,
     for name, cls in learners_available().items():
         if name == "ctree":
             models[name] = cls
+            models["ctree grown"] = lambda cls=cls: cls(**GROWN_CTREE)
     rows = []
     for r in range(importance_repeats):
         t0 = time.perf_counter()

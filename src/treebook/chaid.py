@@ -17,10 +17,13 @@ At each node, for every predictor, CHAID
    if that p-value is below ``alpha_split``; otherwise the node is a leaf.
 
 A predictor is not used up on its path: a branch holding several merged categories may be
-split on the same predictor again. Kass's step of splitting a merged group of three or
-more categories again is not done: the variant of the CHAID package (PyPI ``CHAID``,
-version 5.5.1, the oracle of ``tests/oracles/test_chaid_oracle.py``), which also applies
-no Bonferroni adjustment (``bonferroni=False`` reproduces it).
+split on the same predictor again. Kass's step 3 — a merged group of three or more
+categories whose most significant binary split has a p-value below ``alpha_merge`` is
+split in two, and merging resumes — is done with ``split_merged=True``
+(``treebook.growers.chaid_merge``, which says why ``alpha_merge`` is the level). It is off
+by default: the variant of the CHAID package (PyPI ``CHAID``, version 5.5.1, the oracle of
+``tests/oracles/test_chaid_oracle.py``) and of SPSS's default (``SPLITMERGED=NO``); the
+package also applies no Bonferroni adjustment (``bonferroni=False`` reproduces it).
 
 **Kinds of predictor.** A categorical column is nominal, unless it is a pandas ordered
 ``Categorical`` or is named in ``ordinal`` (then its categories are ordered as the
@@ -114,6 +117,10 @@ class CHAIDClassifier(DecisionTreeClassifierBase):
         ordered categoricals; numeric columns are always ordinal (binned).
     max_bins : int ≥ 2
         the most bins of a numeric column.
+    split_merged : bool
+        Kass's step 3: after merging, split a merged group of three or more categories in
+        two where its most significant binary split has a p-value below ``alpha_merge``,
+        then merge again. False (the default): the CHAID package's and SPSS's default.
 
     Notes
     -----
@@ -157,6 +164,7 @@ class CHAIDClassifier(DecisionTreeClassifierBase):
         "criterion": Options(*STATISTICS),
         "bonferroni": Options(True, False),
         "max_bins": Interval(int, 2, 65535),
+        "split_merged": Options(True, False),
     }
     _all_categorical = False
     _missing = "rule"  # a category of its own; see the module docstring
@@ -164,7 +172,7 @@ class CHAIDClassifier(DecisionTreeClassifierBase):
 
     def __init__(self, alpha_merge=0.05, alpha_split=0.05, max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, criterion="pearson",
-                 bonferroni=True, ordinal=None, max_bins=10):
+                 bonferroni=True, ordinal=None, max_bins=10, split_merged=False):
         self.alpha_merge = alpha_merge
         self.alpha_split = alpha_split
         self.max_depth = max_depth
@@ -174,6 +182,7 @@ class CHAIDClassifier(DecisionTreeClassifierBase):
         self.bonferroni = bonferroni
         self.ordinal = ordinal
         self.max_bins = max_bins
+        self.split_merged = split_merged
 
     # ------------------------------------------------------------------ input
     def _ordinal_columns(self, X) -> np.ndarray:
@@ -256,7 +265,8 @@ class CHAIDClassifier(DecisionTreeClassifierBase):
             alpha_split=self.alpha_split, statistic=self.criterion,
             bonferroni=self.bonferroni, max_depth=self.max_depth,
             min_samples_split=self.min_samples_split,
-            min_samples_leaf=self.min_samples_leaf, metadata=self._grow_metadata(X))
+            min_samples_leaf=self.min_samples_leaf, split_merged=self.split_merged,
+            metadata=self._grow_metadata(X))
         self.node_statistic_ = tests.statistic
         self.node_dof_ = tests.dof
         self.node_p_value_ = tests.p_value

@@ -6,7 +6,8 @@ the merged tables, and split multiway on the most significant predictor.
     grow(D, depth):
         make a node holding D's class counts
         if D is pure, depth = max_depth or |D| < min_samples_split: it stays a leaf
-        for each predictor A:  merge A's categories; test the merged table   (chaid_merge)
+        for each predictor A:  merge A's categories (with split_merged: re-split merged
+                               groups, Kass's step 3); test the merged table   (chaid_merge)
         take A* with the smallest (Bonferroni-adjusted) p-value
         if p(A*) >= alpha_split: it stays a leaf
         one branch per merged group of A*;  grow(D_g, depth + 1) for each group g
@@ -79,7 +80,7 @@ def best_predictor(tests, bonferroni: bool = True) -> int:
 
 
 def node_tests(X, y, w, n_categories, ordinal, n_classes, *, alpha_merge, statistic,
-               bonferroni, min_samples_leaf) -> list[PredictorTest | None]:
+               bonferroni, min_samples_leaf, split_merged=False) -> list[PredictorTest | None]:
     """Every predictor's :class:`~treebook.growers.chaid_merge.PredictorTest` on the
     cases ``X`` (codes), ``y``, ``w`` of one node."""
     out = []
@@ -89,7 +90,8 @@ def node_tests(X, y, w, n_categories, ordinal, n_classes, *, alpha_merge, statis
         table = np.vstack([table, missing[None, :]])
         out.append(predictor_test(table, ordinal=bool(ordinal[f]), alpha_merge=alpha_merge,
                                   statistic=statistic, bonferroni=bonferroni,
-                                  min_samples_leaf=min_samples_leaf, missing=True))
+                                  min_samples_leaf=min_samples_leaf, missing=True,
+                                  split_merged=split_merged))
     return out
 
 
@@ -107,6 +109,7 @@ def grow_chaid(X, y, sample_weight, *, n_categories, ordinal, n_classes: int,
                alpha_merge: float, alpha_split: float, statistic: str = "pearson",
                bonferroni: bool = True, max_depth: int | None = None,
                min_samples_split: int = 2, min_samples_leaf: float = 1.0,
+               split_merged: bool = False,
                metadata: dict | None = None) -> tuple[Tree, NodeTests]:
     """Grow a CHAID tree on category codes ``X`` (``n_categories[f]`` codes per column,
     NaN where a value is missing), class codes ``y`` and weights ``sample_weight``.
@@ -137,7 +140,8 @@ def grow_chaid(X, y, sample_weight, *, n_categories, ordinal, n_classes: int,
             continue
         tests = node_tests(X[rows], y[rows], w, n_categories, ordinal, n_classes,
                            alpha_merge=alpha_merge, statistic=statistic,
-                           bonferroni=bonferroni, min_samples_leaf=min_samples_leaf)
+                           bonferroni=bonferroni, min_samples_leaf=min_samples_leaf,
+                           split_merged=split_merged)
         if node == 0:
             root_tests = tuple(tests)
             if depth >= max_depth:  # the root's tests are kept even with max_depth=0

@@ -34,9 +34,32 @@ once merged, its group is an ordinary ordered group. The pairs are tried in the 
 package's working order, which decides ties: the missing category first; for an ordinal
 predictor the adjacent pairs, then the missing category with each group in order.
 
-Kass's step 3 — splitting a merged group of three or more categories again when a binary
-split of it is significant — is **not** done: this is the variant of the CHAID package
-(Ramotowski and Fitzgerald, PyPI ``CHAID``), the oracle of ``tests/oracles``.
+**Re-splitting merged groups** (Kass's step 3, ``split_merged=True``; off by default).
+When merging stops, every group ``G`` that holds three or more of the original categories
+is examined: among its binary splits ``G = G₁ ∪ G₂`` (both non-empty, allowed by the
+predictor's type) take the most significant, the one whose ``2 × K`` table
+``[n(G₁, ·); n(G₂, ·)]`` has the largest statistic ``X²(G₁, G₂)`` (or ``G``), on
+``df = K_G − 1`` degrees of freedom (``K_G`` the classes present in ``G``, the same for
+every split of ``G``), ``p(G₁, G₂) = P(χ²_df ≥ X²(G₁, G₂))``. Over all such groups, the
+split with the smallest ``p`` (ties to the larger statistic, then the first group) is made
+if ``p < alpha_merge`` — the exact complement of the merging rule (``p ≥ alpha_merge``
+merges), as in Kass (1980), whose step 3 splits "if the χ² is significant beyond the
+critical value" of the merging step. SPSS's ``TREE`` syntax switches the step with
+``SPLITMERGED`` (default ``NO``) and sets no level of its own for it; Luchman's Stata
+``chaid`` has a separate level (``respalpha``), which here would be one more parameter
+for a rarely used step. Then merging (step 2) resumes from the new groups, and so on until
+no group splits; a partition met a second time ends the loop (so it cannot cycle). The
+binary splits tried: a nominal group, all ``2^{m−1} − 1`` splits of its ``m``
+categories when ``m ≤ 12`` or when there are two classes (then the ``m − 1`` cuts of the
+categories sorted by their share of the second class, which contain the best split for
+``X²`` and ``G`` alike, Breiman et al. 1984, §4.2); with more classes and ``m > 12``, the
+``m − 1`` cuts of the categories sorted by their share of the group's majority class (a
+heuristic, not the exhaustive search). An ordinal group, the ``m − 1`` cuts between
+neighbours; if it holds the missing category, each cut with the missing category on
+either side, and the missing category alone (it then floats again). Kass's multiplier
+is unchanged (it counts groupings of ``c`` categories into ``r`` groups, however they
+were found). The CHAID package (Ramotowski and Fitzgerald, PyPI ``CHAID``), the oracle
+of ``tests/oracles``, has no step 3: the default ``split_merged=False`` is its variant.
 
 **The Bonferroni multiplier** (Kass 1980; :func:`bonferroni_multiplier`): the number of
 ways ``c`` categories can be reduced to ``r`` groups, by which the merged table's
@@ -136,7 +159,10 @@ def table_test(table, statistic: str = "pearson") -> tuple[float, int, float]:
 class MergeStep(NamedTuple):
     """One merge: the groups before it, the pair merged (indices into ``groups``), its
     sub-table's statistic, degrees of freedom and p-value, and why (``"alpha"``: not
-    significantly different; ``"min_samples_leaf"``: a group too small)."""
+    significantly different; ``"min_samples_leaf"``: a group too small). A step of Kass's
+    step 3 (``reason="split"``) records instead the split of a merged group: ``pair``
+    holds the two sub-groups (tuples of codes) and the test is that of their ``2 × K``
+    table."""
 
     groups: tuple
     pair: tuple
@@ -173,13 +199,86 @@ def _least_significant(rows: np.ndarray, i: np.ndarray, j: np.ndarray, statistic
     return b, float(stat[b]), int(dof[b]), float(p[b])
 
 
+#: the most categories of a nominal group whose binary splits are all tried (step 3)
+EXHAUSTIVE_SPLIT_MAX = 12
+
+
+def _binary_splits(group: tuple, rows_by_code, ordinal: bool, missing_code):
+    """The binary splits ``(G₁, G₂)`` of a merged group (tuples of codes) that Kass's step
+    3 tries, as the module docstring lists them; ``rows_by_code[c]`` is code ``c``'s
+    class counts, ``missing_code`` the missing category's code (None: there is none).
+    ``G₁`` holds the smaller first code."""
+    return [(a, b) if a[0] < b[0] else (b, a)
+            for a, b in _binary_splits_any(group, rows_by_code, ordinal, missing_code)]
+
+
+def _binary_splits_any(group: tuple, rows_by_code, ordinal: bool, missing_code):
+    if ordinal:
+        ordered = [c for c in group if c != missing_code]
+        out = []
+        for k in range(1, len(ordered)):
+            left, right = tuple(ordered[:k]), tuple(ordered[k:])
+            if missing_code in group:
+                out.append((tuple(sorted(left + (missing_code,))), right))
+                out.append((left, tuple(sorted(right + (missing_code,)))))
+            else:
+                out.append((left, right))
+        if missing_code in group and ordered:
+            out.append(((missing_code,), tuple(ordered)))
+        return out
+    m = len(group)
+    counts = np.asarray([rows_by_code[c] for c in group], dtype=float)
+    if counts.shape[1] == 2 or m > EXHAUSTIVE_SPLIT_MAX:
+        col = 1 if counts.shape[1] == 2 else int(np.argmax(counts.sum(axis=0)))
+        share = counts[:, col] / np.maximum(counts.sum(axis=1), 1e-300)
+        order = [group[i] for i in np.argsort(share, kind="stable")]
+        return [(tuple(sorted(order[:k])), tuple(sorted(order[k:]))) for k in range(1, m)]
+    out = []
+    for mask in range(1, 2 ** (m - 1)):  # the last category always on the right
+        left = tuple(group[i] for i in range(m) if mask >> i & 1)
+        right = tuple(group[i] for i in range(m) if not mask >> i & 1)
+        out.append((left, right))
+    return out
+
+
+def _most_significant_split(groups, rows_by_code, ordinal: bool, missing_code, statistic: str):
+    """Kass's step 3 over all groups of three or more categories: ``(g, (G₁, G₂), test)``
+    of the split with the smallest p-value (ties to the larger statistic, then the first
+    group and split), or None when no group has three categories."""
+    best, key = None, None
+    for g, group in enumerate(groups):
+        if len(group) < 3:
+            continue
+        cands = _binary_splits(group, rows_by_code, ordinal, missing_code)
+        tables = np.stack([np.stack([rows_by_code[list(a)].sum(axis=0),
+                                     rows_by_code[list(b)].sum(axis=0)]) for a, b in cands])
+        stat, dof, p = _tests(tables, statistic)
+        k = int(np.lexsort((-stat, p))[0])
+        if key is None or (p[k], -stat[k]) < key:
+            key = (float(p[k]), -float(stat[k]))
+            best = (g, cands[k], (float(stat[k]), int(dof[k]), float(p[k])))
+    return best
+
+
+def _working_rank(group: tuple, ordinal: bool, missing_code) -> int:
+    """Where a group stands in the working order (the order merging builds): the missing
+    category's group first (nominal: any group holding it; ordinal: while it is alone),
+    the rest by their smallest code."""
+    if missing_code in group and (not ordinal or len(group) == 1):
+        return -1
+    return min(c for c in group if c != missing_code)
+
+
 def merge_categories(table, *, ordinal: bool, alpha_merge: float, statistic: str = "pearson",
-                     min_samples_leaf: float = 0.0, missing: bool = False):
+                     min_samples_leaf: float = 0.0, missing: bool = False,
+                     split_merged: bool = False):
     """Kass's merging of a predictor's categories at a node (the module docstring's rule).
 
     ``table`` is the ``(L, K)`` class counts of every category code; categories with no
     weight take no part. With ``missing=True`` its last row (code ``L − 1``) is the
     missing category: nominal, one more category; ordinal, Kass's floating category.
+    ``split_merged=True`` adds Kass's step 3 (re-splitting merged groups of three or more
+    categories whose best binary split has ``p < alpha_merge``, then merging again).
     Returns ``(groups, steps)``: the groups, each a tuple of codes in increasing order,
     ordered by their smallest code (so a group of the missing category alone comes last),
     and the :class:`MergeStep` list that led there (its ``groups`` in the working order,
@@ -205,12 +304,30 @@ def merge_categories(table, *, ordinal: bool, alpha_merge: float, statistic: str
         del groups[b]
         return np.delete(rows, b, axis=0)
 
-    while len(groups) > 1:
-        i, j = _pairs(len(groups), ordinal, floating)
-        k, *test = _least_significant(rows, i, j, statistic)
-        if test[2] < alpha_merge:
-            break  # every pair that may merge differs significantly
-        rows = merge(int(i[k]), int(j[k]), test, "alpha")
+    missing_code = int(t.shape[0] - 1) if missing else None
+    seen: set = set()
+    while True:
+        while len(groups) > 1:
+            i, j = _pairs(len(groups), ordinal, floating)
+            k, *test = _least_significant(rows, i, j, statistic)
+            if test[2] < alpha_merge:
+                break  # every pair that may merge differs significantly
+            rows = merge(int(i[k]), int(j[k]), test, "alpha")
+        if not split_merged:
+            break
+        state = frozenset(groups)
+        if state in seen:
+            break  # this partition was split before: stop rather than cycle
+        seen.add(state)
+        found = _most_significant_split(groups, t, ordinal, missing_code, statistic)
+        if found is None or not found[2][2] < alpha_merge:
+            break  # no merged group splits significantly (step 3 done)
+        g, (left, right), test = found
+        steps.append(MergeStep(tuple(groups), (left, right), *test, "split"))
+        groups[g:g + 1] = [left, right]
+        groups.sort(key=lambda grp: _working_rank(grp, ordinal, missing_code))
+        floating = bool(ordinal) and (missing_code,) in groups
+        rows = np.stack([t[list(grp)].sum(axis=0) for grp in groups])
     while len(groups) > 1:
         size = rows.sum(axis=1)
         small = np.flatnonzero(size < min_samples_leaf)
@@ -242,9 +359,10 @@ class PredictorTest(NamedTuple):
 
 def predictor_test(table, *, ordinal: bool, alpha_merge: float, statistic: str = "pearson",
                    bonferroni: bool = True, min_samples_leaf: float = 0.0,
-                   missing: bool = False) -> PredictorTest | None:
+                   missing: bool = False, split_merged: bool = False) -> PredictorTest | None:
     """Merge a predictor's categories (:func:`merge_categories`; ``missing=True``: the
-    table's last row is the missing category) and test the merged ``r × K`` table
+    table's last row is the missing category; ``split_merged``: with Kass's step 3) and
+    test the merged ``r × K`` table
     (:func:`table_test`); None when fewer than two groups are left (nothing to split).
     The multiplier is ``bonferroni_multiplier(c, r, kind)`` with ``c`` the categories
     present (the missing category counted) and ``kind`` ``"free"`` (nominal),
@@ -253,7 +371,7 @@ def predictor_test(table, *, ordinal: bool, alpha_merge: float, statistic: str =
     t = np.asarray(table, dtype=float)
     groups, _ = merge_categories(t, ordinal=ordinal, alpha_merge=alpha_merge,
                                  statistic=statistic, min_samples_leaf=min_samples_leaf,
-                                 missing=missing)
+                                 missing=missing, split_merged=split_merged)
     if len(groups) < 2:
         return None
     merged = np.stack([t[list(g)].sum(axis=0) for g in groups])
