@@ -78,6 +78,26 @@ def write_csv(frame: pd.DataFrame, path: str, config: dict) -> None:
         frame.to_csv(f, index=False)
 
 
+def read_config(header: dict) -> dict:
+    """The ``# config`` line of a header read by :func:`read_csv`, as a dict.
+
+    The line is a Python literal (``write_csv`` writes ``str(config)``); it is read with
+    ``ast.literal_eval``, which accepts literals only, never ``eval``: a results file is
+    data, and a crafted one must not run code."""
+    import ast
+
+    text = header.get("config")
+    if text is None:
+        raise ValueError("the header has no '# config' line")
+    try:
+        config = ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError) as exc:
+        raise ValueError(f"the header's config is not a literal dict: {text[:80]!r}") from exc
+    if not isinstance(config, dict):
+        raise ValueError(f"the header's config is not a dict: {text[:80]!r}")
+    return config
+
+
 def read_csv(path: str) -> tuple[pd.DataFrame, dict]:
     """A results CSV and its header lines as a dict (``command``, ``date``, ``commit``, ``config``)."""
     header = {}
