@@ -13,8 +13,10 @@ data as a DataFrame of float64 columns. On fresh rows the script then times
 
 Each time is taken as wall time and as the CPU time of the thread (``time.thread_time``;
 on a shared machine the CPU time depends less on the other jobs). The ratio is treebook
-÷ scikit-learn, so below 1 is faster. Before timing, the script checks that the two
-trees predict the same classes on the fresh rows (they are the same tree).
+÷ scikit-learn, so below 1 is faster. Before timing, the script records in ``agreement``
+the share of the fresh rows on which the two trees predict the same class: they are two
+trees grown to purity on the same rows, not one tree, since the libraries break ties
+between equally good cuts differently, so it is below 1.
 
 Usage::
 

@@ -20,13 +20,11 @@ REFERENCE = dict(color="0.35", lw=1.0)           # the line at ratio 1
 GOAL = dict(color="#d62728", lw=1.0, ls=":")     # a goal set in advance
 
 
-def read_results(name: str):
-    """A committed CSV of ``benchmarks/experiments/results`` and its header lines
-    (command, date, commit, load), as the script wrote them."""
-    path = RESULTS / name
-    header = [line[2:].strip() for line in path.read_text().splitlines()
-              if line.startswith("#")]
-    return pd.read_csv(path, comment="#"), header
+def header(frame) -> str:
+    """The header lines of a committed CSV read by
+    ``treebook.teaching.experiments.read_results`` (command, date, commit, load average,
+    as the script wrote them; they are kept in ``frame.attrs``)."""
+    return "\n".join(f"{key}: {value}" for key, value in frame.attrs.items())
 
 
 def quietly(fn, *args, **kwargs):
